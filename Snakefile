@@ -1,0 +1,25 @@
+# The glossary site: each entry's demo is tokenized, trained and exported to CSV,
+# drawn as pgfplots and matplotlib figures, turned into a notebook and an HTML page.
+# Everything lands in results/site/; `make site` publishes it to site/ in one step.
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/compute.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/notebook.smk"
+include: "workflow/rules/pages.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        site_files(),

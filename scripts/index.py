@@ -1,0 +1,11 @@
+"""Rule index: the list of terms, alphabetical, each with its one-line summary."""
+import sys
+from pathlib import Path
+
+from glossary import pages
+
+sys.stderr = open(snakemake.log[0], "w")
+html = pages.environment(Path(snakemake.input["template"]).parent).get_template(
+    Path(snakemake.input["template"]).name).render(
+    site_title=snakemake.config["site_title"], page="index.html", others=snakemake.params["others"])
+Path(snakemake.output["html"]).write_text(html, encoding="utf-8")

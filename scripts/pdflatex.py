@@ -1,0 +1,7 @@
+"""Rule pdflatex: compile one figure's .tex into its published PDF."""
+import sys
+
+from glossary import latex
+
+sys.stderr = open(snakemake.log["job"], "w")
+latex.compile_pdf(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"])

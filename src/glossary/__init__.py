@@ -1,0 +1,1 @@
+"""Shared build logic of the glossary: entries, demos, numeric platform, pages."""

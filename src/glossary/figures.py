@@ -1,0 +1,63 @@
+"""pgfplots sources from an entry's figure specs (templates/figures/<kind>.tex.j2)."""
+import csv
+import os
+from pathlib import Path
+
+import jinja2
+
+from glossary.entries import EntryError
+
+COLORS = ["blue!70!black", "orange!85!black", "green!50!black", "red!70!black"]
+TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def tex(text):
+    """Text safe to typeset: TeX's special characters escaped."""
+    return "".join(TEX_SPECIAL.get(c, c) for c in str(text))
+
+
+def environment(template_dir):
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir), undefined=jinja2.StrictUndefined,
+        block_start_string="<%", block_end_string="%>", variable_start_string="<<",
+        variable_end_string=">>", comment_start_string="<#", comment_end_string="#>",
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    env.filters["tex"] = tex
+    return env
+
+
+def columns(csv_path):
+    with open(csv_path, newline="") as f:
+        return next(csv.reader(f))
+
+
+def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
+    """Write the .tex of one figure; the CSV is named relative to the .tex."""
+    where = f"{entry_file}: figures[{index}]"
+    if not Path(csv_path).is_file():
+        raise EntryError(f"{where}.csv: the demo wrote no {Path(csv_path).name}; "
+                         f"name one of the CSVs its export() writes: "
+                         f"{', '.join(sorted(p.name for p in Path(csv_path).parent.glob('*.csv')))}")
+    ys = spec.get("y", [])
+    ys = [ys] if isinstance(ys, str) else list(ys)
+    have = columns(csv_path)
+    for field, names in (("x", [spec.get("x")]), ("y", ys), ("value", [spec.get("value")])):
+        for name in names:
+            if name is not None and name not in have:
+                raise EntryError(f"{where}.{field}: {spec['csv']} has no column {name!r}; "
+                                 f"use one of: {', '.join(have)}")
+    labels = []
+    if spec.get("labels"):
+        labels = facts.get(spec["labels"])
+        if not isinstance(labels, list):
+            raise EntryError(f"{where}.labels: the demo's export() returned no list {spec['labels']!r}; "
+                             f"name one of: {', '.join(k for k, v in sorted(facts.items()) if isinstance(v, list))}")
+    elif spec["kind"] in ("heatmap", "bar"):
+        raise EntryError(f"{where}.labels: a {spec['kind']} figure needs tick labels; name the list "
+                         "its export() returns")
+    relative = os.path.relpath(csv_path, Path(tex_path).parent)
+    template = environment(template_dir).get_template(f"{spec['kind']}.tex.j2")
+    Path(tex_path).write_text(template.render(
+        spec={"xlabel": "", "ylabel": "", "legend": [], **spec}, ys=ys, labels=labels,
+        csv=relative, colors=COLORS), encoding="utf-8")

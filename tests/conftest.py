@@ -1,0 +1,73 @@
+"""Shared by the tests: a copy of the repository to build in, and Snakemake runs on it."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SEEDS = REPO.parent / "shared" / "seeds"
+sys.path.insert(0, str(REPO / "src"))
+
+PINNED = None
+
+
+def numeric_env():
+    import yaml
+    return yaml.safe_load((REPO / "config.yaml").read_text())["numeric_env"]
+
+
+def pinned_environ(**extra):
+    """os.environ with the build's numeric platform, for running demos outside Snakemake."""
+    from glossary import numeric
+    env = dict(os.environ)
+    numeric.apply(numeric_env(), env)
+    env.update(MPLBACKEND="Agg", PYTHONPATH=str(REPO / "src"), **extra)
+    return env
+
+
+def copy_repo(dst):
+    """The repository's sources (tracked and untracked, not ignored) copied to dst."""
+    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, names):
+        src = REPO / name
+        if src.is_file():
+            (dst / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst / name)
+    return dst
+
+
+def snakemake(cwd, *args, env=None, check=True):
+    """Run Snakemake in cwd; returns (CompletedProcess, [names of the rules whose jobs ran])."""
+    run = subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=cwd,
+                         env=env or os.environ.copy(), capture_output=True, text=True)
+    if check and run.returncode != 0:
+        raise AssertionError(f"snakemake failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+    ran = re.findall(r"^(?:local)?rule (\w+):$", run.stdout + run.stderr, re.M)
+    return run, ran
+
+
+def build_site(root, env=None, cores="2"):
+    """A clean build in `root` published to root/site, as `make site` does it."""
+    run, ran = snakemake(root, "--cores", cores, env=env)
+    subprocess.run([str(BIN / "python"), "-m", "glossary.publish", "results/site", "site"], cwd=root,
+                   env=dict(env or os.environ, PYTHONPATH=str(root / "src")), check=True, capture_output=True)
+    return ran
+
+
+def tree_bytes(root):
+    root = Path(root)
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """One clean build of a copy of the repository; tests read its site/ and results/."""
+    root = copy_repo(tmp_path_factory.mktemp("build") / "glossary")
+    ran = build_site(root)
+    return root, ran

@@ -1,0 +1,109 @@
+"""The whole build: what it publishes, that it publishes the same bytes every time,
+and that a change reruns exactly the jobs it must."""
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import BIN, build_site, copy_repo, snakemake, tree_bytes
+
+COMPUTE = {"tokenize", "train", "export_csv"}
+LATEX = {"figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
+
+
+def test_site_has_every_output(built):
+    root, ran = built
+    site = root / "site"
+    for name in ["index.html", "style.css", "build-info.json", "terms/attention.html",
+                 "terms/attention.py", "terms/attention.ipynb", "terms/attention/attention.png",
+                 "terms/attention/data/attention_loss.csv", "terms/attention/data/attention_weights.csv"]:
+        assert (site / name).is_file(), name
+    for fig in ("loss", "weights"):
+        pdf = (site / f"terms/attention/figures/{fig}.pdf").read_bytes()
+        assert pdf.startswith(b"%PDF") and b"/CreationDate" not in pdf and b"/ID [" not in pdf
+        assert (site / f"terms/attention/figures/{fig}.svg").read_text().lstrip().startswith("<?xml")
+        assert (site / f"terms/attention/figures/{fig}.png").read_bytes()[:4] == b"\x89PNG"
+    assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "index"} <= set(ran)
+    assert not list(site.rglob(".snakemake*"))
+
+
+def test_page_quotes_the_run(built):
+    root, _ = built
+    html = (root / "site/terms/attention.html").read_text()
+    facts = json.loads((root / "results/attention/facts/train.json").read_text())
+    assert f"{facts['final_loss']:.4f}" in html and f"{facts['initial_loss']:.4f}" in html
+    assert "16 sentences" in html and "98 distinct" in html
+    assert "<math" in html and "$" not in re.sub(r"<pre.*?</pre>", "", html, flags=re.S)
+    assert "[B-train] initial loss = 4.5846, final loss = " + f"{facts['final_loss']:.4f}" in html
+    for link in re.findall(r'(?:href|src)="([^"]+)"', html):
+        if not link.startswith("https://"):
+            assert not link.startswith("/"), link
+            assert (root / "site/terms" / link.split("#")[0]).exists(), link
+
+
+def test_heatmap_ticks_come_from_the_display_sentence(built):
+    root, _ = built
+    tex = (root / "results/attention/figures/weights.tex").read_text()
+    tokens = "all,human,beings,are,born,free,and,equal,in,dignity,and,rights"
+    assert f"xticklabels={{{tokens}}}" in tex and f"yticklabels={{{tokens}}}" in tex
+
+
+def test_build_info_records_versions_and_numeric_env(built):
+    root, _ = built
+    info = json.loads((root / "site/build-info.json").read_text())
+    assert info["packages"]["numpy"] == "2.4.6"
+    assert info["numeric_env"]["OPENBLAS_CORETYPE"] == "Nehalem"
+    assert "pdfTeX" in info["tex"]
+
+
+def test_no_absolute_paths_or_dates_in_site(built):
+    root, _ = built
+    for name, data in tree_bytes(root / "site").items():
+        assert str(root).encode() not in data, name
+        assert b"/tmp/" not in data and b"/root/" not in data, name
+        assert not re.search(rb"20[2-9]\d-\d\d-\d\dT\d\d:\d\d", data), name
+
+
+@pytest.mark.slow
+def test_two_clean_builds_are_byte_identical(built, tmp_path):
+    """A second clean build elsewhere, with another TZ, locale, umask, hash seed and --cores."""
+    root, _ = built
+    other = copy_repo(tmp_path / "elsewhere" / "checkout")
+    env = dict(os.environ, TZ="Pacific/Chatham", LC_ALL="C", LANG="C", PYTHONHASHSEED="12345")
+    old = os.umask(0o077)
+    try:
+        build_site(other, env=env, cores="1")
+    finally:
+        os.umask(old)
+    first, second = tree_bytes(root / "site"), tree_bytes(other / "site")
+    assert sorted(first) == sorted(second)
+    assert [n for n in first if first[n] != second[n]] == []
+
+
+@pytest.mark.slow
+def test_prose_edit_reruns_only_page_rules(built, tmp_path):
+    root, _ = built
+    work = copy_repo(tmp_path / "prose")
+    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", str(work)], check=True)
+    _, ran = snakemake(work)
+    assert ran == [], f"a fresh copy of a built tree should be up to date, ran {ran}"
+    md = work / "entries/attention/entry.md"
+    md.write_text(md.read_text().replace("A useful reading:", "A helpful reading:"))
+    _, ran = snakemake(work)
+    assert "page" in ran
+    assert not (set(ran) & (COMPUTE | LATEX | {"preview"})), ran
+    assert "A helpful reading:" in (work / "results/site/terms/attention.html").read_text()
+
+
+@pytest.mark.slow
+def test_learning_rate_change_reruns_training_and_below(built, tmp_path):
+    root, _ = built
+    work = copy_repo(tmp_path / "lr")
+    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", str(work)], check=True)
+    demo = work / "entries/attention/attention.py"
+    demo.write_text(demo.read_text().replace("lr = 0.9, 0.999, 1e-8, 0.02", "lr = 0.9, 0.999, 1e-8, 0.021"))
+    run, _ = snakemake(work, "--dry-run")
+    jobs = set(re.findall(r"^(?:local)?rule (\w+):$", run.stdout, re.M))
+    assert {"train", "export_csv", "figure_tex", "pdflatex", "preview", "page", "notebook"} <= jobs, jobs

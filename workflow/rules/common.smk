@@ -1,0 +1,63 @@
+# Shared by every stage: the entries (checked before any job runs), the numeric
+# platform of the jobs, and the input lists of the rules.
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from glossary import entries as glossary_entries
+from glossary import numeric
+
+try:
+    ENTRIES = glossary_entries.load_all(config["entries_dir"], "workflow/schemas/entry.schema.yaml")
+except glossary_entries.EntryError as err:
+    raise WorkflowError(f"{err}") from None
+
+# Every job starts from this environment: the pinned numeric platform, the
+# shared package importable, matplotlib without a display.
+numeric.apply(config["numeric_env"])
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(Path(workflow.basedir) / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+os.environ["MPLBACKEND"] = "Agg"
+
+SITE = "results/site"
+
+
+wildcard_constraints:
+    entry="[a-z0-9-]+",
+    figure="[a-z0-9-]+",
+    name="[A-Za-z0-9_-]+",
+
+
+def lib(*modules):
+    """The shared package's modules a rule's script imports (inputs, so edits rerun it)."""
+    return [f"src/glossary/{m}.py" for m in ("__init__",) + modules]
+
+
+def entry(wildcards):
+    return ENTRIES[wildcards.entry]
+
+
+def demo(wildcards):
+    return f"{config['entries_dir']}/{wildcards.entry}/{entry(wildcards)['demo']}"
+
+
+def figure(wildcards):
+    return next(f for f in entry(wildcards)["figures"] if f["name"] == wildcards.figure)
+
+
+def entry_files(slug):
+    e = ENTRIES[slug]
+    terms = f"{SITE}/terms"
+    files = [f"{terms}/{slug}.html", f"{terms}/{slug}.py", f"{terms}/{slug}.ipynb",
+             f"{terms}/{slug}/data", f"{terms}/{slug}/{e['preview']}"]
+    for fig in e["figures"]:
+        files += [f"{terms}/{slug}/figures/{fig['name']}.{ext}" for ext in ("pdf", "svg", "png")]
+    return files
+
+
+def site_files():
+    files = [f"{SITE}/index.html", f"{SITE}/style.css", f"{SITE}/build-info.json"]
+    for slug in ENTRIES:
+        files += entry_files(slug)
+    return files
