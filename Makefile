@@ -8,11 +8,24 @@ CORES ?= 2
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
 	texlive-fonts-recommended poppler-utils chromium fonts-dejavu-core
 
-.PHONY: site test setup system-packages verify clean
+.PHONY: site test setup system-packages verify manifest new-entry bench clean
 
 site: setup
-	@PYTHONPATH=src $(SNAKEMAKE) --cores $(CORES) --quiet rules progress
-	@PYTHONPATH=src $(PY) -m glossary.publish results/site site
+	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES)
+
+# Rebuild from a clean clone in a temporary folder and compare with site.sha256.
+verify: setup
+	@PYTHONPATH=src $(PY) scripts/verify.py
+
+# After an intended change of the site's bytes: rewrite site.sha256 from site/.
+manifest: site
+	@PYTHONPATH=src $(PY) scripts/verify.py --update
+
+new-entry: setup
+	@PYTHONPATH=src $(PY) scripts/new_entry.py "$(NAME)"
+
+bench: setup
+	@PYTHONPATH=src $(PY) scripts/bench.py
 
 setup: $(VENV)/.installed system-packages
 
