@@ -48,8 +48,16 @@ def snakemake(cwd, *args, env=None, check=True):
                          env=env or os.environ.copy(), capture_output=True, text=True)
     if check and run.returncode != 0:
         raise AssertionError(f"snakemake failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
-    ran = re.findall(r"^(?:local)?rule (\w+):$", run.stdout + run.stderr, re.M)
-    return run, ran
+    return run, ran_rules(run.stdout + run.stderr)
+
+
+def ran_rules(output):
+    """The rules whose jobs a Snakemake run finished (or, for a dry run, would run)."""
+    done = re.findall(r"Finished jobid: \d+ \(Rule: (\w+)\)", output)
+    if done:
+        return done
+    table = re.search(r"^job\s+count\n[- ]+\n(.*?)^total", output, re.M | re.S)
+    return [line.split()[0] for line in table.group(1).splitlines()] if table else []
 
 
 def build_site(root, env=None, cores="2"):
