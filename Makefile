@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 SNAKEMAKE := $(VENV)/bin/snakemake
 CORES ?= 2
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
-	texlive-fonts-recommended poppler-utils chromium fonts-dejavu-core
+	poppler-utils chromium fonts-dejavu-core
 
 .PHONY: site test setup system-packages verify manifest new-entry bench clean
 

@@ -23,6 +23,9 @@ def test_site_has_every_output(built):
     for fig in ("loss", "weights"):
         pdf = (site / f"terms/attention/figures/{fig}.pdf").read_bytes()
         assert pdf.startswith(b"%PDF") and b"/CreationDate" not in pdf and b"/ID [" not in pdf
+        fonts = subprocess.run(["pdffonts", site / f"terms/attention/figures/{fig}.pdf"],
+                               capture_output=True, text=True, check=True).stdout
+        assert "Type 1" in fonts and "Type 3" not in fonts, fonts      # outlines, not bitmaps
         assert (site / f"terms/attention/figures/{fig}.svg").read_text().lstrip().startswith("<?xml")
         assert (site / f"terms/attention/figures/{fig}.png").read_bytes()[:4] == b"\x89PNG"
     assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "index"} <= set(ran)
