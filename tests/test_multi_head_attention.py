@@ -231,7 +231,7 @@ def test_entry_front_matter_and_facts(run, tmp_path):
     text = (ENTRY / "entry.md").read_text()
     _, head, body = text.split("---\n", 2)
     meta = yaml.safe_load(head)
-    assert set(meta) == {"title", "summary", "demo", "see_also", "figures"}
+    assert set(meta) == {"title", "summary", "demo", "see_also", "csv", "figures"}
     assert meta["demo"] == DEMO.name and meta["see_also"] == ["attention"]
     schema = ROOT / "workflow" / "schemas" / "entry.schema.yaml"
     if schema.is_file():                     # the build's schema, where the checkout has it

@@ -1,8 +1,15 @@
 """Entries: a folder under entries/ with entry.md (YAML front matter, then Markdown) and a demo.
 
 Everything is checked before any job runs; a mistake stops the build with one
-message naming the file, the field and what to do.
+message naming the file, the field and what to do:
+
+    entries/x/entry.md: figures[1].y: x_loss.csv declares no column 'los'; use one of: iter, loss
+
+After the export job, check_exported() holds the demo to the CSVs its entry.md
+declares (field `csv`): exactly those files, each with exactly its header.
 """
+import csv
+import difflib
 import re
 from pathlib import Path
 
@@ -10,6 +17,8 @@ import jsonschema
 import yaml
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
+# What entries_dir may hold besides entries: hidden folders and Python's caches.
+IGNORED = re.compile(r"^(\..*|__pycache__)$")
 
 
 class EntryError(ValueError):
@@ -38,29 +47,53 @@ def field_path(error):
     return "".join(parts) or "(top level)"
 
 
+def _child(field, name):
+    return f"{field}.{name}" if field != "(top level)" else name
+
+
 def schema_message(path, error):
     """One line for a schema violation: the file, the field, the problem, the fix."""
     field = field_path(error)
     if error.validator == "additionalProperties":
-        known = ", ".join(sorted(error.schema.get("properties", {})))
+        known = sorted(error.schema.get("properties", {}))
         extra = re.findall(r"'([^']+)'", error.message)
-        return (f"{path}: {field}: unknown field {', '.join(repr(e) for e in extra)}; "
-                f"remove it or use one of: {known}")
+        close = difflib.get_close_matches(extra[0], known, n=1) if extra else []
+        fix = (f"did you mean {close[0]!r}? Otherwise remove it (known fields: {', '.join(known)})" if close
+               else f"remove it or use one of: {', '.join(known)}")
+        return (f"{path}: {_child(field, extra[0]) if len(extra) == 1 else field}: unknown field "
+                f"{', '.join(repr(e) for e in extra)}; {fix}")
     if error.validator == "required":
         missing = re.findall(r"'([^']+)'", error.message)[0]
-        name = f"{field}.{missing}" if field != "(top level)" else missing
-        return f"{path}: {name}: missing; add it"
+        about = error.schema.get("properties", {}).get(missing, {}).get("description")
+        return f"{path}: {_child(field, missing)}: missing; add it" + (f" ({about})" if about else "")
     if error.validator == "pattern":
         return (f"{path}: {field}: {error.instance!r} does not match {error.validator_value}; "
                 "use only the characters it allows")
     if error.validator == "enum":
         return f"{path}: {field}: {error.instance!r} is not one of {error.validator_value}; pick one"
+    if error.validator == "minItems" and error.validator_value == 1:
+        return f"{path}: {field}: empty; list at least one item"
+    if error.validator == "type" and field == "(top level)":
+        return (f"{path}: front matter: not a mapping of fields; write one `field: value` a line "
+                "(title: ..., summary: ...)")
+    if error.validator == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        named = " or ".join({"string": "text", "array": "a list", "object": "a mapping",
+                             "integer": "a whole number", "number": "a number"}.get(k, k) for k in kinds)
+        fix = "quote it, as YAML reads it as something else" if kinds == ["string"] else "fix the value"
+        return f"{path}: {field}: {error.instance!r} is not {named}; {fix}"
+    if error.validator in ("oneOf", "anyOf") and error.schema.get("description"):
+        return f"{path}: {field}: {error.instance!r} is not {error.schema['description']}; fix the value"
     return f"{path}: {field}: {error.message}; fix the value"
 
 
 def validate(data, schema, path):
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
+    # One mistake, the first by field (list items in order); at one place an unknown field (a typo,
+    # likely) comes before the missing one it was meant to be.
+    errors = sorted(validator.iter_errors(data), key=lambda e: (
+        [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in e.absolute_path],
+        e.validator != "additionalProperties", e.message))
     if errors:
         raise EntryError(schema_message(path, errors[0]))
 
@@ -69,40 +102,127 @@ def load_schema(path):
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
+def as_slug(name):
+    """A slug close to `name`, to suggest: 'Gradient_Descent' -> 'gradient-descent'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "my-term"
+
+
+def check_csv_declarations(meta, md):
+    """The `csv` list: each file declared once, each column once."""
+    names = [c["name"] for c in meta["csv"]]
+    for i, c in enumerate(meta["csv"]):
+        if names.index(c["name"]) != i:
+            raise EntryError(f"{md}: csv[{i}].name: {c['name']!r} is declared twice (also csv[{names.index(c['name'])}]); "
+                             "declare each CSV once")
+        columns = c["columns"]
+        for j, col in enumerate(columns):
+            if columns.index(col) != j:
+                raise EntryError(f"{md}: csv[{i}].columns[{j}]: {col!r} appears twice in {c['name']}'s header; "
+                                 "give each column its own name")
+
+
+def check_figures(meta, md):
+    """Each figure: its own name, a declared CSV, declared columns of it, what its kind needs."""
+    declared = {c["name"]: (i, c["columns"]) for i, c in enumerate(meta["csv"])}
+    names = [f["name"] for f in meta["figures"]]
+    for i, fig in enumerate(meta["figures"]):
+        where = f"{md}: figures[{i}]"
+        if names.index(fig["name"]) != i:
+            raise EntryError(f"{where}.name: {fig['name']!r} is used twice; give each figure its own name")
+        if fig["csv"] not in declared:
+            raise EntryError(f"{where}.csv: {fig['csv']!r} is not declared under csv; name one of: "
+                             f"{', '.join(declared)} (or declare it under csv with its columns)")
+        k, columns = declared[fig["csv"]]
+        ys = fig["y"] if isinstance(fig["y"], list) else [fig["y"]]
+        fields = [("x", fig["x"])]
+        fields += [("y", ys[0])] if isinstance(fig["y"], str) else [(f"y[{j}]", y) for j, y in enumerate(ys)]
+        fields += [("value", fig["value"])] if "value" in fig else []
+        for field, column in fields:
+            if column not in columns:
+                raise EntryError(f"{where}.{field}: {fig['csv']} declares no column {column!r}; use one of: "
+                                 f"{', '.join(columns)} (or add it to csv[{k}].columns)")
+        needs = {"heatmap": ["value", "labels"], "bar": ["labels"]}.get(fig["kind"], [])
+        for need in needs:
+            if need not in fig:
+                what = ("the column holding the cell values" if need == "value"
+                        else "the name of the list of tick labels its export() returns")
+                raise EntryError(f"{where}.{need}: missing; a {fig['kind']} figure needs it: add {what}")
+        if "legend" in fig and len(fig["legend"]) != len(ys):
+            raise EntryError(f"{where}.legend: {len(fig['legend'])} entries for {len(ys)} y columns; "
+                             "give one legend entry per y column")
+
+
 def load_entry(folder, schema):
     folder = Path(folder)
     md = folder / "entry.md"
     if not SLUG.match(folder.name):
-        raise EntryError(f"{folder}: folder name: {folder.name!r} is not a slug; rename the "
-                         "folder with only a-z, 0-9 and '-'")
+        raise EntryError(f"{folder}: slug: the folder name {folder.name!r} is not a slug (only a-z, 0-9 "
+                         f"and '-'); rename the folder, e.g. to {as_slug(folder.name)!r}")
     if not md.is_file():
-        raise EntryError(f"{md}: missing; every entry folder needs an entry.md")
+        raise EntryError(f"{md}: missing; every entry folder needs an entry.md "
+                         "(make new-entry NAME=<slug> writes a skeleton)")
     meta, body = split_front_matter(md.read_text(encoding="utf-8"), md)
     validate(meta, schema, md)
     if not (folder / meta["demo"]).is_file():
         raise EntryError(f"{md}: demo: {meta['demo']!r} is not a file in {folder}; "
                          "name the demo script that sits beside entry.md")
+    check_csv_declarations(meta, md)
+    check_figures(meta, md)
     meta = dict(meta, slug=folder.name, path=str(md), body=body)
     meta.setdefault("see_also", [])
     meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
-    names = [f["name"] for f in meta["figures"]]
-    for i, name in enumerate(names):
-        if names.index(name) != i:
-            raise EntryError(f"{md}: figures[{i}].name: {name!r} is used twice; give each figure its own name")
     return meta
 
 
 def load_all(entries_dir, schema_path):
     """All entries, sorted by slug, checked one by one and then against each other."""
     schema = load_schema(schema_path)
-    folders = sorted(p for p in Path(entries_dir).iterdir() if p.is_dir())
+    if not Path(entries_dir).is_dir():
+        raise EntryError(f"config.yaml: entries_dir: no folder {str(entries_dir)!r}; "
+                         "name the folder that holds the entries")
+    folders = sorted(p for p in Path(entries_dir).iterdir() if p.is_dir() and not IGNORED.match(p.name))
     entries = {}
     for folder in folders:
         entry = load_entry(folder, schema)
         entries[entry["slug"]] = entry
     for slug, entry in entries.items():
         for i, other in enumerate(entry["see_also"]):
+            if other == slug:
+                raise EntryError(f"{entry['path']}: see_also[{i}]: {other!r} is this entry itself; remove it")
             if other not in entries:
-                raise EntryError(f"{entry['path']}: see_also[{i}]: no entry {other!r}; "
-                                 f"name one of: {', '.join(entries)}")
+                close = difflib.get_close_matches(other, list(entries), n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise EntryError(f"{entry['path']}: see_also[{i}]: no entry {other!r}; {hint}"
+                                 f"name one of: {', '.join(s for s in entries if s != slug)}")
     return entries
+
+
+def header(path):
+    """The first row of a CSV file, as a list ([] for an empty file)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return next(csv.reader(f), [])
+
+
+def check_exported(declared, out_dir, entry_file):
+    """The demo's export() wrote exactly the declared CSVs, each with exactly the declared header."""
+    out_dir = Path(out_dir)
+    wrote = sorted(p.name for p in out_dir.iterdir() if not p.name.startswith(".snakemake"))
+    names = [c["name"] for c in declared]
+    missing = [n for n in names if not (out_dir / n).is_file()]
+    if missing:
+        raise EntryError(f"{entry_file}: csv: the demo's export() wrote no {', '.join(missing)} "
+                         f"(it wrote: {', '.join(wrote) or 'nothing'}); make export() write "
+                         f"{'them' if len(missing) > 1 else 'it'} into out_dir or remove "
+                         f"{'them' if len(missing) > 1 else 'it'} from csv")
+    extra = [n for n in wrote if n not in names]
+    if extra:
+        raise EntryError(f"{entry_file}: csv: the demo's export() also wrote {', '.join(extra)}, "
+                         f"which csv does not declare; declare {'them' if len(extra) > 1 else 'it'} "
+                         "under csv (name, columns) or stop export() writing "
+                         f"{'them' if len(extra) > 1 else 'it'}")
+    for i, c in enumerate(declared):
+        have = header(out_dir / c["name"])
+        if have != list(c["columns"]):
+            raise EntryError(f"{entry_file}: csv[{i}].columns: {c['name']} has the header "
+                             f"{','.join(have)!r} but csv declares {','.join(c['columns'])!r}; "
+                             "make export() write the declared header or declare the one it writes")

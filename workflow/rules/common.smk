@@ -11,7 +11,7 @@ from glossary import numeric
 try:
     ENTRIES = glossary_entries.load_all(config["entries_dir"], "workflow/schemas/entry.schema.yaml")
 except glossary_entries.EntryError as err:
-    raise WorkflowError(f"{err}") from None
+    sys.exit(f"error: {err}")
 
 # Every job starts from this environment: the pinned numeric platform, the
 # shared package importable, matplotlib without a display.
