@@ -5,19 +5,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SNAKEMAKE := $(VENV)/bin/snakemake
 CORES ?= 2
+# What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
-	poppler-utils chromium fonts-dejavu-core
+	poppler-utils
+TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless
 
-.PHONY: site test setup system-packages verify manifest new-entry bench clean
+.PHONY: site test setup test-setup test-packages system-packages verify manifest new-entry bench clean
 
 site: setup
 	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES)
 
-# Rebuild from a clean clone in a temporary folder and compare with site.sha256.
+# Rebuild from a clean clone in a temporary folder and compare with site.manifest.json.
 verify: setup
 	@PYTHONPATH=src $(PY) scripts/verify.py
 
-# After an intended change of the site's bytes: rewrite site.sha256 from site/.
+# After an intended change of the site's bytes: rewrite site.manifest.json from site/.
 manifest: site
 	@PYTHONPATH=src $(PY) scripts/verify.py --update
 
@@ -29,28 +31,48 @@ bench: setup
 
 setup: $(VENV)/.installed system-packages
 
+test-setup: test-packages node_modules/.installed
+
+# The Nu HTML checker the tests run (vnu.jar from npm's vnu-jar, pinned in package-lock.json;
+# Java runs it).  Its install script, which would download a Java runtime, is not run.
+node_modules/.installed: package-lock.json | test-packages
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --require-virtualenv -r requirements.lock
 	@touch $@
 
-# TeX Live (pgfplots, standalone), poppler and Chromium from Debian's packages.
+# TeX Live (pgfplots, standalone) and poppler from Debian's packages; as root they
+# are installed, otherwise the exact command is printed.
 system-packages:
 	@missing=""; \
 	command -v pdflatex >/dev/null && kpsewhich pgfplots.sty standalone.cls >/dev/null 2>&1 || missing=tex; \
 	command -v pdftocairo >/dev/null && command -v pdftoppm >/dev/null || missing="$$missing poppler"; \
+	$(call apt_install,$(DEBIAN_PACKAGES))
+
+# For the tests: Chromium (Playwright drives it), Java and npm (the Nu HTML checker).
+test-packages:
+	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
+	command -v java >/dev/null || missing="$$missing java"; \
+	extra=""; command -v npm >/dev/null || { missing="$$missing npm"; extra="nodejs npm"; }; \
+	$(call apt_install,$(TEST_DEBIAN_PACKAGES) $$extra)
+
+define apt_install
+if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages ($$missing missing)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES) >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1) >/dev/null; \
 	  else \
 	    echo "missing:$$missing. Install them with:"; \
-	    echo "  sudo apt-get install --no-install-recommends $(DEBIAN_PACKAGES)"; exit 1; \
+	    echo "  sudo apt-get install --no-install-recommends $(1)"; exit 1; \
 	  fi; \
 	fi
+endef
 
-test: setup
+test: setup test-setup
 	$(PY) -m pytest
 
 clean:

@@ -7,8 +7,25 @@ import tempfile
 from pathlib import Path
 
 
+# The Debian package of each TeX file the figures load.
+PACKAGES = {"pgfplots.sty": "texlive-pictures", "tikz.sty": "texlive-pictures", "pgf.sty": "texlive-pictures",
+            "standalone.cls": "texlive-latex-extra"}
+INSTALL = "apt-get install texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra"
+
+
 class LatexError(RuntimeError):
     pass
+
+
+def missing_file_hint(message):
+    """'; install Debian's texlive-pictures: ...' when TeX could not find a package's file."""
+    missing = re.search(r"File `([^']+)' not found", message)
+    if not missing:
+        return ""
+    package = PACKAGES.get(missing.group(1))
+    if package:
+        return f"; install Debian's {package}: apt-get install {package}"
+    return f"; find the Debian package that has it (apt-file search {missing.group(1)}) and install it"
 
 
 def first_error(log_text, tex_path):
@@ -29,8 +46,8 @@ def compile_pdf(tex_path, pdf_path, log_path):
     """Compile tex_path (read from its own folder, so relative CSV paths work) into pdf_path."""
     tex_path = Path(tex_path)
     if shutil.which("pdflatex") is None:
-        raise LatexError("pdflatex not found; install it: apt-get install texlive-latex-base "
-                         "texlive-pictures texlive-latex-extra")
+        raise LatexError(f"pdflatex is missing; install Debian's texlive-latex-base (and pgfplots, "
+                         f"standalone with it): {INSTALL}")
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
         run = subprocess.run(
@@ -42,7 +59,6 @@ def compile_pdf(tex_path, pdf_path, log_path):
         Path(log_path).write_text(log_text)
         if run.returncode != 0:
             message = first_error(log_text, tex_path)
-            if "File `" in message and ".sty' not found" in message or ".cls' not found" in message:
-                message += "; install texlive-pictures (pgfplots) and texlive-latex-extra (standalone)"
+            message += missing_file_hint(message)
             raise LatexError(message + f"\n  full log: {log_path}")
         shutil.copyfile(Path(work) / (tex_path.stem + ".pdf"), pdf_path)

@@ -57,7 +57,8 @@ def entry_files(slug):
 
 
 def site_files():
-    files = [f"{SITE}/index.html", f"{SITE}/style.css", f"{SITE}/build-info.json"]
+    files = [f"{SITE}/{name}" for name in
+             ("index.html", "style.css", "build-info.json", "terms.json", "sitemap.xml")]
     for slug in ENTRIES:
         files += entry_files(slug)
     return files

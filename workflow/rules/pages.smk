@@ -1,4 +1,9 @@
-# Stage 4: the HTML pages, the stylesheet and build-info.json.
+# Stage 4: the HTML pages, the stylesheet (with the code colours), the
+# machine-readable terms.json and sitemap.xml, and build-info.json.
+
+# URLs are relative to the site's root unless config.yaml names where it is served
+# (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
+BASE_URL = config.get("site_url", "")
 
 
 def page_facts(wildcards):
@@ -9,6 +14,11 @@ def page_checks(wildcards):
     name = Path(entry(wildcards)["preview"]).stem
     return [f"results/{wildcards.entry}/checks/{c}.txt"
             for c in ("1-tokenize", "2-train", "3-export", f"4-preview-{name}")]
+
+
+def entry_meta(slug):
+    """An entry's front matter (what its page, terms.json and notebook show)."""
+    return {k: v for k, v in ENTRIES[slug].items() if k not in ("body", "path")}
 
 
 def others(wildcards=None):
@@ -27,12 +37,16 @@ rule page:
         facts=page_facts,
         checks=page_checks,
         data=SITE + "/terms/{entry}/data",
-        lib=lib("entries", "jsonio", "pages"),
+        script=SITE + "/terms/{entry}.py",
+        svgs=lambda wc: [f"{SITE}/terms/{wc.entry}/figures/{f['name']}.svg" for f in entry(wc)["figures"]],
+        preview=lambda wc: f"{SITE}/terms/{wc.entry}/{entry(wc)['preview']}",
+        lib=lib("demo", "entries", "jsonio", "pages"),
     output:
         html=SITE + "/terms/{entry}.html",
     params:
-        meta=lambda wc: {k: v for k, v in entry(wc).items() if k not in ("body", "path")},
+        meta=lambda wc: entry_meta(wc.entry),
         others=others,
+        base_url=BASE_URL,
     log:
         "logs/page/{entry}.log",
     script:
@@ -59,12 +73,43 @@ rule stylesheet:
     message: "stylesheet"
     input:
         css="templates/style.css",
+        lib=lib("entries", "pages"),
     output:
         css=SITE + "/style.css",
     log:
         "logs/stylesheet/style.log",
-    shell:
-        "cp {input.css:q} {output.css:q} 2> {log:q}"
+    script:
+        "../../scripts/stylesheet.py"
+
+
+rule terms_json:
+    message: "terms.json"
+    input:
+        lib=lib("entries", "jsonio", "pages"),
+    output:
+        json=SITE + "/terms.json",
+    params:
+        metas=lambda wc: {slug: entry_meta(slug) for slug in ENTRIES},
+        base_url=BASE_URL,
+    log:
+        "logs/terms_json/terms_json.log",
+    script:
+        "../../scripts/terms_json.py"
+
+
+rule sitemap:
+    message: "sitemap.xml"
+    input:
+        lib=lib("entries", "pages"),
+    output:
+        xml=SITE + "/sitemap.xml",
+    params:
+        pages=lambda wc: ["index.html"] + [f"terms/{slug}.html" for slug in ENTRIES],
+        base_url=BASE_URL,
+    log:
+        "logs/sitemap/sitemap.log",
+    script:
+        "../../scripts/sitemap.py"
 
 
 rule build_info:

@@ -1,0 +1,9 @@
+"""Rule sitemap: sitemap.xml of the index and every entry's page, sorted, with no dates."""
+import sys
+from pathlib import Path
+
+from glossary import pages
+
+sys.stderr = open(snakemake.log[0], "w")
+Path(snakemake.output["xml"]).write_text(
+    pages.sitemap(snakemake.params["pages"], snakemake.params["base_url"]), encoding="utf-8")

@@ -1,0 +1,254 @@
+"""The pages and the machine-readable files: prose is Markdown, never HTML (raw HTML,
+event handlers, javascript: links and markup inside formulas come out as text);
+the demo's source is highlighted at build time; terms.json and sitemap.xml are
+deterministic and point at files that exist; nothing on a page comes from
+outside the site."""
+import html as htmllib
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+
+from conftest import BIN, copy_repo, tree_bytes
+
+from glossary import demo, pages
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes, and its text."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text = [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    handle_startendtag = handle_starttag
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def assert_no_active_content(text, where):
+    found = Elements(text)
+    assert [t for t, _ in found.tags if t in ("script", "iframe", "object", "embed", "style", "base")] == [], where
+    for tag, attrs in found.tags:
+        assert not [a for a in attrs if a.lower().startswith("on")], f"{where}: <{tag} {attrs}>"
+        for name in ("href", "src", "action"):
+            assert not (attrs.get(name) or "").strip().lower().startswith(("javascript:", "data:")), \
+                f"{where}: <{tag} {name}={attrs.get(name)!r}>"
+    return found
+
+
+# --- prose: Markdown, never HTML ----------------------------------------------------
+
+def render(body, facts=None, tmp_path=None):
+    return pages.markdown().render(body)
+
+
+@pytest.mark.parametrize("source", [
+    "<script>alert(1)</script>",
+    "Text <img src=x onerror=alert(1)> more",
+    '<a href="javascript:alert(1)">x</a>',
+    "[click](javascript:alert(1)) and ![x](javascript:alert(2))",
+    "<div onclick='alert(1)'>block</div>\n\ntext",
+    "$\\text{<script>alert(1)</script>}$",
+    "$$\\text{<img src=x onerror=alert(1)>}$$",
+    "$\\href{javascript:alert(1)}{x}$",
+    "$a < b \\;\\&\\; c > d$",
+])
+def test_raw_html_in_prose_is_text(source):
+    out = render(source)
+    assert_no_active_content(out, source)
+    assert "<script" not in out and "<img" not in out and "<div onclick" not in out
+
+
+def test_math_keeps_its_symbols_and_escapes_text():
+    out = render("$\\text{<b>} x_i \\le \\sqrt{d_k}$ and $$\\sum_i a_i$$")
+    assert "&lt;b&gt;" in out and "<b>" not in out
+    assert "<msub><mi>x</mi><mi>i</mi></msub>" in out and "≤" in out and "∑" in out
+    ET.fromstring(f"<root>{out}</root>")     # well-formed: every '<' and '&' escaped
+
+
+def test_prose_fills_in_facts_and_stays_markdown(tmp_path):
+    md = tmp_path / "entry.md"
+    md.write_text("---\ntitle: t\n---\nLoss {{ loss }} <script>x</script>\n")
+    out = pages.prose("Loss {{ '%.2f' | format(loss) }} <script>x</script>\n", {"loss": 0.123}, md)
+    assert out == "<p>Loss 0.12 &lt;script&gt;x&lt;/script&gt;</p>\n"
+
+
+# --- the demo's source, the stylesheet, citing --------------------------------------
+
+def test_code_is_highlighted_the_same_every_time():
+    source = 'def f(x):\n    return x + 1  # one\n'
+    first = pages.code(source)
+    assert first == pages.code(source)
+    assert '<span class="k">def</span>' in first and '<span class="c1"># one</span>' in first
+    assert htmllib.unescape(re.sub(r"<[^>]+>", "", first)) == source.rstrip("\n")
+
+
+def test_code_css_has_both_schemes_scoped_to_code():
+    css = pages.code_css()
+    assert css == pages.code_css()
+    assert "@media not all and (prefers-color-scheme: dark)" in css and "@media (prefers-color-scheme: dark)" in css
+    rules = [line.strip() for line in css.splitlines() if "{" in line and not line.startswith(("@", "/*"))]
+    assert rules and all(r.startswith(".code ") for r in rules), [r for r in rules if not r.startswith(".code ")]
+
+
+def test_bibtex_escapes_and_has_no_date():
+    record = pages.bibtex("a-b", "Mean & variance_{x} 100%", "Site", None)
+    assert record.startswith("@misc{glossary:a-b,\n") and record.endswith("}\n")
+    assert r"Mean \& variance\_\{x\} 100\%" in record
+    assert not re.search(r"year|date|month|\d{4}-\d\d", record)
+    assert r"\url{https://x.org/terms/a-b.html}" in pages.bibtex("a-b", "T", "S", "https://x.org/terms/a-b.html")
+
+
+def test_neighbours_follow_the_index_order():
+    others = [{"slug": s} for s in ("a", "b", "c")]
+    assert pages.neighbours(others, "a") == (None, {"slug": "b"})
+    assert pages.neighbours(others, "b") == ({"slug": "a"}, {"slug": "c"})
+    assert pages.neighbours(others, "c") == ({"slug": "b"}, None)
+
+
+def test_sitemap_and_terms_json_are_sorted():
+    xml = pages.sitemap(["terms/b.html", "index.html", "terms/a.html"])
+    assert re.findall(r"<loc>(.*?)</loc>", xml) == ["index.html", "terms/a.html", "terms/b.html"]
+    meta = {"title": "T", "summary": "S", "figures": [], "preview": "p.png", "see_also": ["z", "y"]}
+    data = pages.terms_json("Site", {"b": meta, "a": meta})
+    assert [t["key"] for t in data["terms"]] == ["a", "b"] and data["terms"][0]["see_also"] == ["y", "z"]
+    assert data["terms"][0]["url"] == "terms/a.html"
+
+
+# --- the built site -----------------------------------------------------------------
+
+def entry_pages(site):
+    return sorted((site / "terms").glob("*.html"))
+
+
+def test_pages_have_header_navigation_code_colab_and_citation(built):
+    root, _ = built
+    site = root / "site"
+    terms = json.loads((site / "terms.json").read_text())["terms"]
+    order = [t["key"] for t in sorted(terms, key=lambda t: (t["name"].lower(), t["key"]))]
+    for path in entry_pages(site):
+        slug = path.stem
+        text = path.read_text()
+        found = assert_no_active_content(text, path.name)
+        hrefs = [a.get("href") for t, a in found.tags if t == "a"]
+        assert "../index.html" in hrefs                                   # the header links the index
+        i = order.index(slug)
+        if i > 0:
+            assert f'<a class="prev" rel="prev" href="{order[i - 1]}.html">' in text
+        if i + 1 < len(order):
+            assert f'<a class="next" rel="next" href="{order[i + 1]}.html">' in text
+        assert 'href="https://colab.research.google.com/' in text and ">Open in Colab</a>" in text
+        assert f'href="{slug}.py" download' in text and f'href="{slug}.ipynb" download' in text
+        # The published script, highlighted block by block, is what the page shows.
+        script = (site / "terms" / f"{slug}.py").read_text()
+        head, blocks = demo.blocks(script)
+        shown = [htmllib.unescape(re.sub(r"<[^>]+>", "", c))
+                 for c in re.findall(r'<pre class="code"><code>(.*?)</code></pre>', text, re.S)]
+        assert shown == [head] + [code for _, _, code in blocks]
+        assert '<span class="k">def</span>' in text
+        bib = re.search(r'<pre class="bibtex"><code>(.*?)</code></pre>', text, re.S)
+        assert bib and htmllib.unescape(bib.group(1)).startswith(f"@misc{{glossary:{slug},")
+        # Figures: sized (no layout shift), PDF and PNG linked.
+        for tag, attrs in found.tags:
+            if tag == "img":
+                assert int(attrs["width"]) > 0 and int(attrs["height"]) > 0, attrs
+                assert not attrs["src"].startswith(("http:", "https:", "//")), attrs
+            if tag == "link":
+                assert not attrs["href"].startswith(("http:", "https:", "//")), attrs
+
+
+def test_stylesheet_has_both_schemes_and_no_outside_resources(built):
+    root, _ = built
+    css = (root / "site/style.css").read_text()
+    assert css.startswith((root / "templates/style.css").read_text().rstrip("\n"))
+    assert css.count("@media (prefers-color-scheme: dark)") >= 2 and ".code .k {" in css
+    assert not re.search(r"@import|url\(|https?:", css)
+
+
+def test_terms_json_lists_every_entry_with_files_that_exist(built):
+    root, _ = built
+    site = root / "site"
+    data = json.loads((site / "terms.json").read_text())
+    keys = [t["key"] for t in data["terms"]]
+    assert keys == sorted(keys) == sorted(p.stem for p in entry_pages(site))
+    for term in data["terms"]:
+        assert {"key", "name", "abstract", "see_also", "url", "demo", "notebook", "figures"} <= set(term)
+        assert term["url"] == f"terms/{term['key']}.html" and term["see_also"] == sorted(term["see_also"])
+        for ref in [term["url"], term["demo"], term["notebook"], term["preview"], *term.get("data", [])] + \
+                [f[ext] for f in term["figures"] for ext in ("svg", "pdf", "png")]:
+            assert (site / ref).is_file(), ref
+        md = (root / "entries" / term["key"] / "entry.md").read_text()
+        assert term["name"] in md and term["abstract"].split()[0] in md
+    assert (site / "terms.json").read_text() == json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_sitemap_lists_every_page(built):
+    root, _ = built
+    site = root / "site"
+    tree = ET.parse(site / "sitemap.xml")
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [e.text for e in tree.getroot().findall("s:url/s:loc", ns)]
+    assert locs == sorted(locs) == sorted(["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)])
+    assert not tree.getroot().findall(".//s:lastmod", ns)
+
+
+# --- an entry that tries to smuggle HTML in -------------------------------------------
+
+HOSTILE_TITLE = 'Attention <script>alert("title")</script>'
+HOSTILE_SUMMARY = 'A layer <img src=x onerror=alert("summary")> that attends.'
+HOSTILE_BODY = """
+<script>alert("body")</script>
+
+A paragraph with <img src=x onerror=alert("img")> inside, a [link](javascript:alert("link"))
+and a formula $\\text{<script>alert("math")</script>} x$.
+
+<iframe src="https://example.org/"></iframe>
+"""
+
+
+@pytest.mark.slow
+def test_hostile_entry_is_shown_as_text(built, tmp_path):
+    """Raw HTML in an entry's title, summary and body: the rebuilt pages show it as
+    text, and a browser opening them runs nothing and fetches nothing."""
+    root, _ = built
+    work = copy_repo(tmp_path / "hostile")
+    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", f"{root}/site", str(work)], check=True)
+    md = work / "entries/attention/entry.md"
+    text = md.read_text()
+    text = re.sub(r"^title: .*$", f"title: '{HOSTILE_TITLE}'", text, count=1, flags=re.M)
+    text = re.sub(r"^summary: .*$", f"summary: '{HOSTILE_SUMMARY}'", text, count=1, flags=re.M)
+    head, _, body = text.partition("\n---\n")
+    md.write_text(head + "\n---\n" + HOSTILE_BODY + body)
+    run = subprocess.run([str(BIN / "python"), "-m", "glossary.build", "--cores", "2"], cwd=work,
+                         env=dict(os.environ, PYTHONPATH=str(work / "src")), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    site = work / "site"
+    page = (site / "terms/attention.html").read_text()
+    found = assert_no_active_content(page, "attention.html")
+    shown = "".join(found.text)
+    for raw in ('<script>alert("body")</script>', '<img src=x onerror=alert("img")>',
+                '<script>alert("math")</script>', HOSTILE_TITLE, HOSTILE_SUMMARY, '<iframe src="https://example.org/">'):
+        assert raw in shown, raw
+    for name in ("index.html", "terms/multi-head-attention.html"):
+        other = (site / name).read_text()
+        assert HOSTILE_TITLE in "".join(assert_no_active_content(other, name).text)
+    data = json.loads((site / "terms.json").read_text())
+    assert data["terms"][0]["name"] == HOSTILE_TITLE     # JSON holds it as data, quoted
+    from test_browser import chromium, serve, visit
+    with serve(site) as base, chromium() as browser:
+        for name in ("terms/attention.html", "index.html"):
+            with visit(browser, base + name) as v:
+                v.assert_clean()
+                assert v.page.locator("script, iframe").count() == 0
+                assert HOSTILE_TITLE in v.page.inner_text("body")
