@@ -19,6 +19,7 @@ def first_line(*cmd):
 pgfplots = Path(first_line("kpsewhich", "pgfplots.revision.tex")).read_text()
 jsonio.write(snakemake.output["info"], {
     "python": platform.python_version(),
+    "glibc": " ".join(platform.libc_ver()),
     "packages": {name: version(name) for name in
                  ("numpy", "matplotlib", "snakemake", "jinja2", "nbformat", "markdown-it-py",
                   "latex2mathml")},
