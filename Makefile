@@ -8,7 +8,7 @@ CORES ?= 2
 # What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
 	poppler-utils
-TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless
+TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
 .PHONY: site test setup test-setup test-packages system-packages verify manifest new-entry bench clean
 
@@ -52,11 +52,13 @@ system-packages:
 	command -v pdftocairo >/dev/null && command -v pdftoppm >/dev/null || missing="$$missing poppler"; \
 	$(call apt_install,$(DEBIAN_PACKAGES))
 
-# For the tests: Chromium (Playwright drives it), Java and npm (the Nu HTML checker).
+# For the tests: Chromium (Playwright drives it), Java and npm (the Nu HTML checker),
+# and a single-node Slurm (the build through snakemake-executor-plugin-slurm).
 test-packages:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v java >/dev/null || missing="$$missing java"; \
+	command -v slurmctld >/dev/null && command -v slurmd >/dev/null || missing="$$missing slurm"; \
 	extra=""; command -v npm >/dev/null || { missing="$$missing npm"; extra="nodejs npm"; }; \
 	$(call apt_install,$(TEST_DEBIAN_PACKAGES) $$extra)
 

@@ -11,14 +11,9 @@ with one line, and nothing is written.
 import os
 import sys
 
-# Python puts this script's folder first on sys.path, where scripts/tokenize.py
-# would shadow the standard library's tokenize (which jinja2 imports).
-if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
-    del sys.path[0]
-
-import re  # noqa: E402
-import shutil  # noqa: E402
-from pathlib import Path  # noqa: E402
+import re
+import shutil
+from pathlib import Path
 
 import jinja2
 import yaml
@@ -26,7 +21,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates" / "new-entry"
 sys.path.insert(0, str(ROOT / "src"))
-from glossary import entries  # noqa: E402
+from glossary import entries
 
 # Stricter than what the build accepts ([a-z0-9-]+): no leading, trailing or double hyphens.
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

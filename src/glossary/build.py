@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from glossary import publish
+from glossary import publish, stamp
 
 STAGED, SITE = Path("results/site"), Path("site")
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
@@ -254,16 +254,23 @@ def main(argv=None):
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
     parser.add_argument("snakemake_args", nargs="*")
     args = parser.parse_args(argv)
+    if not args.snakemake_args and stamp.is_fresh():
+        print(f"site up to date: open {SITE}/index.html")     # nothing the build reads has changed
+        return 0
     snakemake = Path(sys.executable).with_name("snakemake")
+    # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
+    cache = ["--cache"] if os.environ.get("SNAKEMAKE_OUTPUT_CACHE") else []
     with build_lock() as fd:
         lift_stale_lock(snakemake)
         status, output = run_snakemake([str(snakemake), "--cores", str(args.cores), "--rerun-incomplete",
-                                        *args.snakemake_args], fd)
+                                        *cache, *args.snakemake_args], fd)
         if status != 0:
             print(failure_summary(output) if status != 130 else "interrupted", file=sys.stderr)
             print(f"{SITE}/ was left as it was.", file=sys.stderr)
             return 1
         changed = publish.publish(STAGED, SITE)
+        if not args.snakemake_args:
+            stamp.record()
     print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
     return 0
 

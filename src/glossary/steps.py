@@ -9,4 +9,5 @@ def start(snakemake, pinned=True):
     sys.stderr = open(snakemake.log[0], "w", encoding="utf-8", buffering=1)
     if pinned:
         numeric.require(snakemake.config["numeric_env"])
-    return demo.load(snakemake.input["demo"])
+    # The computing rules name the demo as a param (keyed on its code's meaning), others as an input.
+    return demo.load(snakemake.params.get("demo") or snakemake.input["demo"])

@@ -212,6 +212,7 @@ def rebuild(repo, work, cores="2", python=sys.executable):
     Returns (ok, output)."""
     copy_sources(repo, work)
     env = dict(os.environ, PYTHONPATH=str(Path(work) / "src"))
+    env.pop("SNAKEMAKE_OUTPUT_CACHE", None)      # recompute everything: no trained results from a cache
     run = subprocess.run([python, "-m", "glossary.build", "--cores", str(cores)], cwd=work, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return run.returncode == 0, run.stdout

@@ -1,0 +1,291 @@
+"""`make bench`: how long building the site takes, measured in one run, printed as one table.
+
+A benchmark, not a test.  It builds copies of the repository in a temporary
+folder, as a user would (`python -m glossary.build`, what `make site` runs):
+
+  repo   the demos run bare; a clean build; a no-op; a prose-only edit; a
+         comment-only edit of a demo; a real code change; clean builds of fresh
+         clones with a cold and a warm between-clone cache (--cache)
+  scale  N synthetic entries (`make new-entry`'s skeleton: a light demo, one CSV,
+         one line figure): clean builds at each core count, parallel efficiency,
+         seconds per job, the no-op, Snakemake's own no-op and its dry run
+
+Settings, from the environment (`make bench N="10 50"`):
+  N          entry counts of the scale part, built in full (default "10"; "" for none)
+  N_DRY      entry counts only dry-run and stamp-checked, without a build (default "200")
+  CORES      cores of the repo part's builds (default 2)
+  CORES_LIST cores of the scale part's clean builds (default "1 2")
+  REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
+  PARTS      "repo scale" (default both)
+  BENCH_DIR  build there and keep it (default: a temporary folder, removed)
+"""
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PY = sys.executable
+SNAKEMAKE = str(Path(PY).with_name("snakemake"))
+# Until build.py checks and records the stamp itself, the bench does it around it.
+WIRED = "stamp" in (REPO / "src/glossary/build.py").read_text()
+ROWS = []
+REPEAT = int(os.environ.get("REPEAT", "1"))
+CACHED = {"tokenize": "tokens.json", "train": "model.json", "export_csv": "facts/export.json"}
+
+
+def row(part, scenario, seconds, jobs="", note=""):
+    ROWS.append((part, scenario, f"{seconds:.1f}" if isinstance(seconds, float) else seconds, str(jobs), note))
+    print(f"  {scenario}: {ROWS[-1][2]} s {jobs} {note}", file=sys.stderr, flush=True)
+
+
+def copy_repo(dst):
+    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, names):
+        if (REPO / name).is_file():
+            (dst / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, dst / name)
+    return dst
+
+
+def environ(root, cache=None):
+    # An empty SNAKEMAKE_OUTPUT_CACHE: no between-clone cache unless a row asks for one.
+    return dict(os.environ, PYTHONPATH=str(root / "src"), SNAKEMAKE_OUTPUT_CACHE=str(cache or ""))
+
+
+def timed(cmd, root, cache=None):
+    start = time.perf_counter()
+    run = subprocess.run(cmd, cwd=root, env=environ(root, cache), capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if run.returncode != 0:
+        sys.exit(f"bench: {' '.join(map(str, cmd))} failed in {root}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
+    return seconds, run
+
+
+def jobs_since(root, start):
+    """Jobs each rule ran in the Snakemake runs logged since `start` (a stamp no-op logs none)."""
+    logs = [p for p in (root / ".snakemake/log").glob("*.snakemake.log") if p.stat().st_mtime >= start]
+    text = "".join(p.read_text() for p in logs)
+    done = Counter(re.findall(r"Finished jobid: \d+ \(Rule: (\w+)\)", text))
+    done.pop("all", None)
+    # Jobs that took their outputs from the cache, told by one output of each cached rule (a job
+    # that stored its outputs moved them there first, then symlinked them back too).
+    for rule, output in CACHED.items():
+        count = lambda what: len(re.findall(rf"{what} output file results/[^/]+/{output} (?:from|to) cache", text))
+        if n := count("Symlinking") - count("Moving"):
+            done[rule] -= n
+            done[f"{rule} from cache"] = n
+    return +done
+
+
+def site(root, cores=2, cache=None, extra=()):
+    """`make site` in root: (seconds, {rule: jobs run})."""
+    start = time.time()
+    cmd = [PY, "-m", "glossary.build", "--cores", str(cores)]
+    extra = [*extra, *(["--cache"] if cache else [])]
+    seconds, _ = timed(cmd + (["--", *extra] if extra else []), root, cache)
+    if not WIRED or extra:      # build.py records the stamp only after a plain build
+        seconds += timed([PY, "-m", "glossary.stamp", "record"], root)[0]
+    return seconds, jobs_since(root, start)
+
+
+def noop(root, part):
+    times = []
+    for _ in range(3):
+        if WIRED:
+            seconds, jobs = site(root)
+            assert not jobs, jobs
+        else:
+            seconds, _ = timed([PY, "-m", "glossary.stamp", "check"], root)
+        times.append(seconds)
+    row(part, "no-op: make site", min(times), 0, notes("stamp matches, Snakemake not started", repeated(times)))
+    times = [timed([SNAKEMAKE, "--cores", "2"], root)[0] for _ in range(2)]
+    row(part, "no-op: Snakemake's own check", min(times), 0, notes("what make site ran before the stamp",
+                                                                      repeated(times)))
+
+
+def planned(output):
+    """The job count of a dry run's table (less the target rule `all`)."""
+    total = re.search(r"^total\s+(\d+)", output, re.M)
+    return int(total.group(1)) - 1 if total else "?"
+
+
+def summary(jobs):
+    ran = sum(n for rule, n in jobs.items() if not rule.endswith("from cache"))
+    return str(ran), ", ".join(rule + (f"×{n}" if n > 1 else "") for rule, n in sorted(jobs.items()))
+
+
+def notes(*parts):
+    return "; ".join(p for p in parts if p)
+
+
+def repeated(times):
+    return f"best of {len(times)}: " + ", ".join(f"{t:.1f}" for t in times) if len(times) > 1 else ""
+
+
+def clean(root):
+    for name in ("results", "logs", ".snakemake", "site"):
+        shutil.rmtree(root / name, ignore_errors=True)
+
+
+def demos(root):
+    from glossary import entries
+    for md in sorted(root.glob("entries/*/entry.md")):
+        meta, _ = entries.split_front_matter(md.read_text(encoding="utf-8"), md)
+        yield md.parent / meta["demo"]
+
+
+def bare_demos(root, base, limit=None):
+    """{demo: seconds} of `python demo.py` in a temporary folder, on the pinned numeric platform."""
+    import yaml
+    from glossary import numeric
+    env = dict(os.environ, MPLBACKEND="Agg")
+    numeric.apply(yaml.safe_load((root / "config.yaml").read_text())["numeric_env"], env)
+    times = {}
+    for demo in list(demos(root))[:limit]:
+        start = time.perf_counter()
+        subprocess.run([PY, str(demo)], cwd=tempfile.mkdtemp(dir=base), env=env, check=True, capture_output=True)
+        times[demo.name] = time.perf_counter() - start
+    return times
+
+
+def repo_part(base, cores):
+    part = "repo"
+    root = copy_repo(base / "repo")
+    for name, seconds in bare_demos(root, base).items():
+        row(part, f"bare demo: python {name}", seconds, "", "pinned env, temp dir")
+    seconds, jobs = site(root, cores)
+    row(part, f"clean build (--cores {cores})", seconds, *summary(jobs))
+    noop(root, part)
+    # What `make site` adds before build.py: the Makefile's set-up checks (TeX Live, poppler, Chromium).
+    (root / ".venv").symlink_to(REPO / ".venv")
+    times = [timed(["make", "-s", "-o", ".venv/.installed", "setup"], root)[0] for _ in range(3)]
+    row(part, "no-op: make's own set-up checks, before build.py", min(times), 0, repeated(times))
+    md, demo = next(root.glob("entries/*/entry.md")), next(demos(root))
+    for label, path, suffix in (("prose-only edit", md, "\nOne more sentence of prose.\n"),
+                                ("comment-only edit of a demo", demo, "\n# bench: a comment\n"),
+                                ("real code change in a demo", demo, "\nBENCH_CONSTANT = 1\n")):
+        path.write_text(path.read_text() + suffix)
+        seconds, jobs = site(root, cores)
+        row(part, label, seconds, *summary(jobs))
+    results = {"cold": [], "warm": []}
+    for i in range(REPEAT):
+        cache = base / f"cache-{i}"
+        cache.mkdir()
+        for label in results:
+            clone = copy_repo(base / f"clone-{label}")
+            results[label].append(site(clone, cores, cache=cache))
+            shutil.rmtree(clone)
+    for label, runs in results.items():
+        times = [t for t, _ in runs]
+        row(part, f"clean build of a fresh clone, {label} cache (--cores {cores})", min(times),
+            summary(runs[0][1])[0], notes(summary(runs[0][1])[1], repeated(times)))
+
+
+def scale_root(base, n):
+    """A copy of the repository whose entries are n skeletons of `make new-entry`."""
+    root = copy_repo(base / f"scale-{n}")
+    for folder in (root / "entries").iterdir():
+        shutil.rmtree(folder)
+    spec = importlib.util.spec_from_file_location("new_entry", root / "scripts/new_entry.py")
+    new_entry = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(new_entry)
+    for i in range(n):
+        new_entry.create(f"bench-term-{i:03d}", root)
+    return root
+
+
+def scale_part(base, n, cores_list, ilp=False):
+    part = f"N={n}"
+    root = scale_root(base, n)
+    bare = bare_demos(root, base, limit=3)
+    row(part, "bare demo: one skeleton, python <demo>.py", sum(bare.values()) / len(bare), "",
+        f"mean of {len(bare)}; a clean build runs its 4 steps as jobs, plus the figure, notebook, page")
+    seconds, run = timed([SNAKEMAKE, "--cores", "2", "--dry-run"], root)
+    row(part, "dry run of the clean build (parse, DAG)", seconds, planned(run.stdout))
+    times = {}
+    for cores in cores_list:
+        runs = []
+        for _ in range(REPEAT):
+            clean(root)
+            runs.append(site(root, cores))
+        seconds, total = min(t for t, _ in runs), sum(runs[0][1].values())
+        times[cores] = seconds
+        eff = f", parallel efficiency {times[min(times)] * min(times) / (cores * seconds):.0%}" if len(times) > 1 else ""
+        row(part, f"clean build (--cores {cores})", seconds, total,
+            notes(f"{seconds * cores / total:.2f} core-s per job{eff}", repeated([t for t, _ in runs])))
+    if ilp and cores_list:
+        cores = max(cores_list)
+        clean(root)
+        seconds, jobs = site(root, cores, extra=["--scheduler", "ilp"])
+        row(part, f"clean build (--cores {cores}), Snakemake's default ILP scheduler", seconds, sum(jobs.values()),
+            f"vs greedy (workflow profile) {times[cores]:.1f} s")
+    noop(root, part)
+
+
+def dry_part(base, n, built):
+    """n entries without building them: the dry run, and the stamp check over a site/ of n entries' size."""
+    part = f"N={n}"
+    root = scale_root(base, n)
+    seconds, run = timed([SNAKEMAKE, "--cores", "2", "--dry-run"], root)
+    row(part, "dry run of the clean build (parse, DAG)", seconds, planned(run.stdout))
+    if built is None:
+        return
+    # A site/ as big as n entries' (copies of a built skeleton's pages): what the stamp hashes.
+    src = built / "site/terms"
+    shutil.copytree(built / "site", root / "site", ignore=shutil.ignore_patterns("terms"))
+    names = sorted(p.name for p in src.iterdir())
+    one = [p for p in names if p.startswith("bench-term-000")]
+    for i in range(n):
+        for name in one:
+            target = root / "site/terms" / name.replace("bench-term-000", f"bench-term-{i:03d}")
+            (shutil.copytree if (src / name).is_dir() else shutil.copyfile)(src / name, target)
+    timed([PY, "-m", "glossary.stamp", "record"], root)
+    seconds, _ = timed([PY, "-m", "glossary.stamp", "check"], root)
+    files = sum(1 for p in (root / "site").rglob("*") if p.is_file())
+    row(part, "no-op: make site (stamp check only)", seconds, 0, f"{files} site files (copies of a built skeleton)")
+
+
+def main():
+    parts = os.environ.get("PARTS", "repo scale").split()
+    ns = [int(x) for x in os.environ.get("N", "10").split()]
+    dry = [int(x) for x in os.environ.get("N_DRY", "200").split()]
+    cores = int(os.environ.get("CORES", "2"))
+    cores_list = [int(x) for x in os.environ.get("CORES_LIST", "1 2").split()]
+    keep = os.environ.get("BENCH_DIR")
+    base = Path(keep or tempfile.mkdtemp(prefix="glossary-bench-")).resolve()
+    base.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(REPO / "src"))
+    print(f"bench in {base} ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f})", file=sys.stderr)
+    start = time.perf_counter()
+    try:
+        if "repo" in parts:
+            repo_part(base, cores)
+        if "scale" in parts:
+            for n in ns:
+                scale_part(base, n, cores_list, ilp=n == ns[0])
+            for n in dry:
+                dry_part(base, n, base / f"scale-{min(ns)}" if ns else None)
+    finally:
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    widths = [max(len(r[i]) for r in ROWS + [("part", "scenario", "wall s", "jobs", "")]) for i in range(4)]
+    line = lambda r: "  ".join([r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].rjust(widths[2]),
+                                r[3].rjust(widths[3]), r[4]]).rstrip()
+    print(line(("part", "scenario", "wall s", "jobs", "notes")))
+    print(line(tuple("-" * w for w in widths) + ("-----",)))
+    for r in ROWS:
+        print(line(r))
+    print(f"(whole bench {time.perf_counter() - start:.0f} s; load average at the end "
+          f"{os.getloadavg()[0]:.2f}; {'build.py checks the stamp' if WIRED else 'stamp checked by the bench'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The no-op fast path of `make site`: fresh only while the sources and site/ are as recorded."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, copy_repo
+from glossary import stamp
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A small stand-in for a built checkout: some sources and a published site/."""
+    for name, text in {"Snakefile": "rule all:\n", "config.yaml": "a: 1\n", "requirements.lock": "numpy==2\n",
+                       "workflow/rules/x.smk": "# x\n", "scripts/s.py": "print()\n", "templates/t.j2": "{{ x }}\n",
+                       "src/glossary/m.py": "X = 1\n", "entries/e/entry.md": "---\n---\ntext\n",
+                       "entries/e/e.py": "x = 1\n", "site/index.html": "<p>hi</p>\n",
+                       "site/terms/e.html": "<p>e</p>\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_fresh_after_record_and_not_before(tree):
+    assert not stamp.is_fresh(tree)
+    stamp.record(tree)
+    assert stamp.is_fresh(tree)
+    (tree / "entries/e/__pycache__").mkdir()
+    (tree / "entries/e/__pycache__/e.cpython-311.pyc").write_bytes(b"\0")
+    assert stamp.is_fresh(tree), "Python's caches are not sources"
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: (t / "entries/e/entry.md").write_text("---\n---\ntext!\n"),       # a prose edit
+    lambda t: (t / "entries/e/e.py").write_text("x = 1  # same code, other bytes\n"),
+    lambda t: (t / "entries/f").mkdir() or (t / "entries/f/entry.md").write_text("new\n"),
+    lambda t: (t / "templates/t.j2").unlink(),
+    lambda t: (t / "scripts/s.py").rename(t / "scripts/r.py"),
+    lambda t: (t / "requirements.lock").write_text("numpy==3\n"),
+    lambda t: (t / "site/index.html").write_text("<p>touched up</p>\n"),        # site/ edited by hand
+    lambda t: (t / "site/terms/e.html").unlink(),
+    lambda t: shutil.rmtree(t / "site"),
+    lambda t: (t / stamp.STAMP).write_text("{not json"),
+])
+def test_any_change_means_not_fresh(tree, change):
+    stamp.record(tree)
+    change(tree)
+    assert not stamp.is_fresh(tree)
+
+
+def test_record_keeps_the_digest_taken_before_the_build(tree):
+    before = stamp.sources_digest(tree)
+    (tree / "entries/e/e.py").write_text("x = 2\n")          # edited while the build ran
+    stamp.record(tree, before)
+    assert not stamp.is_fresh(tree)
+
+
+def test_command_line_on_a_built_copy(built, tmp_path):
+    root, _ = built
+    work = copy_repo(tmp_path / "copy")
+    shutil.copytree(root / "site", work / "site")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    check = lambda: subprocess.run([sys.executable, "-m", "glossary.stamp", "check", str(work)],
+                                   env=env, capture_output=True, text=True)
+    assert check().returncode == 1
+    subprocess.run([sys.executable, "-m", "glossary.stamp", "record", str(work)], env=env, check=True)
+    run = check()
+    assert (run.returncode, run.stdout.strip()) == (0, "site up to date")
+    md = work / "entries/attention/entry.md"
+    md.write_text(md.read_text() + "\n")
+    assert check().returncode == 1
