@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
+import yaml
 
 from conftest import BIN, copy_repo, tree_bytes
 
@@ -199,7 +200,9 @@ def test_sitemap_lists_every_page(built):
     tree = ET.parse(site / "sitemap.xml")
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locs = [e.text for e in tree.getroot().findall("s:url/s:loc", ns)]
-    assert locs == sorted(locs) == sorted(["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)])
+    base = yaml.safe_load((root / "config.yaml").read_text()).get("site_url", "")
+    assert base.startswith("https://")      # the sitemap protocol wants absolute addresses
+    assert locs == sorted(locs) == sorted(base + p for p in ["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)])
     assert not tree.getroot().findall(".//s:lastmod", ns)
 
 

@@ -90,7 +90,7 @@ rule terms_json:
         json=SITE + "/terms.json",
     params:
         metas=lambda wc: {slug: entry_meta(slug) for slug in ENTRIES},
-        base_url=BASE_URL,
+        base_url="",    # relative to the site's root: the site works under any prefix
     log:
         "logs/terms_json/terms_json.log",
     script:
