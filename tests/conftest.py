@@ -42,6 +42,13 @@ def copy_repo(dst):
     return dst
 
 
+def copy_built(built_root, dst):
+    """A copy of the sources with the results and Snakemake records of a finished build."""
+    work = copy_repo(dst)
+    subprocess.run(["cp", "-a", f"{built_root}/results", f"{built_root}/.snakemake", str(work)], check=True)
+    return work
+
+
 def snakemake(cwd, *args, env=None, check=True):
     """Run Snakemake in cwd; returns (CompletedProcess, [names of the rules whose jobs ran])."""
     run = subprocess.run([str(BIN / "snakemake"), "--cores", "2", *args], cwd=cwd,

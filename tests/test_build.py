@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, build_site, copy_repo, snakemake, tree_bytes
+from conftest import build_site, copy_built, copy_repo, snakemake, tree_bytes
 
 COMPUTE = {"tokenize", "train", "export_csv"}
 LATEX = {"figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
@@ -88,8 +88,7 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
 @pytest.mark.slow
 def test_prose_edit_reruns_only_page_rules(built, tmp_path):
     root, _ = built
-    work = copy_repo(tmp_path / "prose")
-    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", str(work)], check=True)
+    work = copy_built(root, tmp_path / "prose")
     _, ran = snakemake(work)
     assert ran == [], f"a fresh copy of a built tree should be up to date, ran {ran}"
     md = work / "entries/attention/entry.md"
@@ -103,10 +102,9 @@ def test_prose_edit_reruns_only_page_rules(built, tmp_path):
 @pytest.mark.slow
 def test_learning_rate_change_reruns_training_and_below(built, tmp_path):
     root, _ = built
-    work = copy_repo(tmp_path / "lr")
-    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", str(work)], check=True)
+    work = copy_built(root, tmp_path / "lr")
     demo = work / "entries/attention/attention.py"
     demo.write_text(demo.read_text().replace("lr = 0.9, 0.999, 1e-8, 0.02", "lr = 0.9, 0.999, 1e-8, 0.021"))
     _, jobs = snakemake(work, "--dry-run")
     assert {"train", "export_csv", "figure_tex", "pdflatex", "preview", "page", "notebook"} <= set(jobs), jobs
-    assert "tokenize" in jobs       # the demo file is its input too
+    assert "tokenize" in jobs       # its code key (a param) changed too

@@ -1,10 +1,9 @@
 """Training is keyed on what the demo's code means: comments, docstrings and blank
 lines retrain nothing; a changed constant retrains."""
-import subprocess
 
 import pytest
 
-from conftest import REPO, copy_repo, snakemake
+from conftest import REPO, copy_built, snakemake
 from glossary.codekey import code_key
 
 DEMO = (REPO / "entries/attention/attention.py").read_text()
@@ -43,8 +42,7 @@ def test_code_changes_change_the_key():
 @pytest.mark.slow
 def test_comment_edit_retrains_nothing_and_republishes_the_script(built, tmp_path):
     root, _ = built
-    work = copy_repo(tmp_path / "comment")
-    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", str(work)], check=True)
+    work = copy_built(root, tmp_path / "comment")
     demo = work / "entries/attention/attention.py"
     demo.write_text(cosmetic(demo.read_text()))
     _, ran = snakemake(work)
