@@ -261,6 +261,7 @@ def main(argv=None):
     # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
     cache = ["--cache"] if os.environ.get("SNAKEMAKE_OUTPUT_CACHE") else []
     with build_lock() as fd:
+        sources = stamp.sources_digest()   # before Snakemake starts: an edit made meanwhile is not "built"
         lift_stale_lock(snakemake)
         status, output = run_snakemake([str(snakemake), "--cores", str(args.cores), "--rerun-incomplete",
                                         *cache, *args.snakemake_args], fd)
@@ -270,7 +271,7 @@ def main(argv=None):
             return 1
         changed = publish.publish(STAGED, SITE)
         if not args.snakemake_args:
-            stamp.record()
+            stamp.record(".", sources)
     print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
     return 0
 
