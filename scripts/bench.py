@@ -3,9 +3,10 @@
 A benchmark, not a test.  It builds copies of the repository in a temporary
 folder, as a user would (`python -m glossary.build`, what `make site` runs):
 
-  repo   the demos run bare; a clean build; a no-op; a prose-only edit; a
-         comment-only edit of a demo; a real code change; clean builds of fresh
-         clones with a cold and a warm between-clone cache (--cache)
+  repo   the demos run bare; a clean build; a no-op; a prose-only edit (and the
+         same edit through Snakemake run directly); a comment-only edit of a
+         demo; a real code change; clean builds of fresh clones with a cold and
+         a warm between-clone cache (--cache)
   scale  N synthetic entries (`make new-entry`'s skeleton: a light demo, one CSV,
          one line figure): clean builds at each core count, parallel efficiency,
          seconds per job, the no-op, Snakemake's own no-op and its dry run
@@ -16,6 +17,7 @@ Settings, from the environment (`make bench N="10 50"`):
   CORES      cores of the repo part's builds (default 2)
   CORES_LIST cores of the scale part's clean builds (default "1 2")
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
+  ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
   PARTS      "repo scale" (default both)
   BENCH_DIR  build there and keep it (default: a temporary folder, removed)
 """
@@ -87,8 +89,12 @@ def site(root, cores=2, cache=None, extra=()):
     """`make site` in root (with extra Snakemake arguments: no stamp): (seconds, {rule: jobs run})."""
     start = time.time()
     cmd = [PY, "-m", "glossary.build", "--cores", str(cores)] + (["--", *extra] if extra else [])
-    seconds, _ = timed(cmd, root, cache)
-    return seconds, jobs_since(root, start)
+    seconds, run = timed(cmd, root, cache)
+    jobs = jobs_since(root, start)
+    # A prose-only edit replays page jobs in build.py's own process (glossary.quick): told on stdout.
+    if replayed := len(re.findall(r"^  \S+: HTML page \(prose only: replayed without Snakemake\)$", run.stdout, re.M)):
+        jobs["page, replayed without Snakemake"] = replayed
+    return seconds, jobs
 
 
 def noop(root, part):
@@ -167,6 +173,12 @@ def repo_part(base, cores):
         path.write_text(path.read_text() + suffix)
         seconds, jobs = site(root, cores)
         row(part, label, seconds, *summary(jobs))
+        if path == md:      # the same kind of edit, had build.py gone through Snakemake
+            path.write_text(path.read_text() + "And one more.\n")
+            start = time.time()
+            seconds, _ = timed([SNAKEMAKE, "--cores", str(cores)], root)
+            row(part, "prose-only edit, Snakemake run directly", seconds, *summary(jobs_since(root, start)))
+            site(root, cores)       # publish it, so the next edit starts from a recorded build
     results = {"cold": [], "warm": []}
     for i in range(REPEAT):
         cache = base / f"cache-{i}"
@@ -264,7 +276,7 @@ def main():
             repo_part(base, cores)
         if "scale" in parts:
             for n in ns:
-                scale_part(base, n, cores_list, ilp=n == ns[0])
+                scale_part(base, n, cores_list, ilp=n == ns[0] and os.environ.get("ILP", "1") == "1")
             for n in dry:
                 dry_part(base, n, base / f"scale-{min(ns)}" if ns else None)
     finally:

@@ -5,6 +5,10 @@ most ten lines: the failed rule, the file and line at fault, the error, the log
 to read), and leaves site/ exactly as it was.  A build that was killed is
 finished by the next one: jobs it left half done are rerun
 (--rerun-incomplete), and Snakemake's lock is lifted when no build holds it.
+
+Two cases skip Snakemake, whose start alone takes seconds: nothing changed
+since the last build (glossary.stamp), and an edit of entries' prose only,
+whose pages are rendered again in this process (glossary.quick).
 """
 import argparse
 import contextlib
@@ -18,7 +22,7 @@ from pathlib import Path
 
 from glossary import publish, stamp
 
-STAGED, SITE = Path("results/site"), Path("site")
+STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
 # lets go of it when they die, however they die.
 LOCK = Path(".snakemake/glossary-build.lock")
@@ -249,6 +253,33 @@ def run_snakemake(command, lock_fd):
         return 130, "".join(output)
 
 
+def quick_build(hashed):
+    """A prose-only edit: replay the page jobs (glossary.quick) and publish; None when it is not one."""
+    from glossary import entries, quick
+    try:
+        jobs, _ = quick.plan(hashed)
+    except entries.EntryError as err:
+        print(f"error: {err}\n{SITE}/ was left as it was.", file=sys.stderr)
+        return 1
+    if jobs is None:
+        return None
+    for job, records in jobs:
+        print(f"  {job['slug']}: HTML page (prose only: replayed without Snakemake)", flush=True)
+        try:
+            quick.replay([(job, records)])
+        except Exception:
+            import traceback
+            parsed = parse_traceback(traceback.format_exc())
+            lines = [f"error: rule page failed ({job['slug']}: HTML page)"]
+            lines += ["  " + l for l in explain_traceback(*parsed, os.getcwd())]
+            print("\n".join(lines[:MAX_LINES - 1]) + f"\n{SITE}/ was left as it was.", file=sys.stderr)
+            return 1
+    changed = publish.publish(STAGED, SITE)
+    stamp.record(".", hashed)
+    print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
@@ -261,7 +292,11 @@ def main(argv=None):
     # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
     cache = ["--cache"] if os.environ.get("SNAKEMAKE_OUTPUT_CACHE") else []
     with build_lock() as fd:
-        sources = stamp.sources_digest()   # before Snakemake starts: an edit made meanwhile is not "built"
+        hashed = stamp.source_hashes()   # before the build starts: an edit made meanwhile is not "built"
+        if not args.snakemake_args:
+            status = quick_build(hashed)
+            if status is not None:
+                return status
         lift_stale_lock(snakemake)
         status, output = run_snakemake([str(snakemake), "--cores", str(args.cores), "--rerun-incomplete",
                                         *cache, *args.snakemake_args], fd)
@@ -271,7 +306,7 @@ def main(argv=None):
             return 1
         changed = publish.publish(STAGED, SITE)
         if not args.snakemake_args:
-            stamp.record(".", sources)
+            stamp.record(".", hashed)
     print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
     return 0
 

@@ -17,6 +17,7 @@ import jsonschema
 import yaml
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
+SCHEMA = "workflow/schemas/entry.schema.yaml"
 # What entries_dir may hold besides entries: hidden folders and Python's caches.
 IGNORED = re.compile(r"^(\..*|__pycache__)$")
 
@@ -172,6 +173,11 @@ def load_entry(folder, schema):
     meta.setdefault("see_also", [])
     meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
     return meta
+
+
+def front_matter(entry):
+    """An entry's metadata as its page, terms.json and notebook use it: all but the prose."""
+    return {k: v for k, v in entry.items() if k not in ("body", "path")}
 
 
 def load_all(entries_dir, schema_path):

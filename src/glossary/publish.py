@@ -11,6 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
+STAGED, SITE = Path("results/site"), Path("site")     # what the build stages, where it publishes
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
 

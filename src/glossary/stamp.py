@@ -1,7 +1,8 @@
 """`make site` with nothing to do, without starting Snakemake.
 
 After a successful build and publish, record() writes .snakemake/site-stamp.json:
-a digest of every source the build reads (content hashes, sorted by path) and a
+a digest of every source the build reads (content hashes, sorted by path), each
+source's own hash (glossary.quick reads them to tell a prose-only edit), and a
 digest of the published site/.  is_fresh() recomputes both: when they match,
 site/ is what a build would publish, and Snakemake (seconds just to start and
 to check its DAG) need not run.  Anything else (an edit, a new or removed file,
@@ -32,43 +33,62 @@ def files(root, names):
     return sorted(p.relative_to(root).as_posix() for p in found)
 
 
-def digest(root, names, salt=""):
-    """sha256 over each file's path, size and content hash (a rename or a move changes it)."""
+def hashes(root, names):
+    """{path: sha256 of its content} for the files under root/name for each name."""
+    return {rel: hashlib.sha256((Path(root) / rel).read_bytes()).hexdigest() for rel in files(root, names)}
+
+
+def digest(hashed, salt=""):
+    """One sha256 over each file's path and content hash (a rename or a move changes it)."""
     h = hashlib.sha256(salt.encode())
-    for rel in files(root, names):
-        data = (Path(root) / rel).read_bytes()
-        h.update(f"{rel}\0{len(data)}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    for rel in sorted(hashed):
+        h.update(f"{rel}\0{hashed[rel]}\n".encode())
     return h.hexdigest()
 
 
-def sources_digest(root="."):
+def interpreter():
     # The interpreter runs Snakemake and every job: another one may build other bytes.
-    return digest(root, SOURCES, salt=f"{sys.executable}\0{sys.version}\0")
+    return f"{sys.executable}\0{sys.version}"
+
+
+def source_hashes(root="."):
+    return hashes(root, SOURCES)
+
+
+def sources_digest(root=".", hashed=None):
+    return digest(source_hashes(root) if hashed is None else hashed, salt=interpreter())
 
 
 def site_digest(root="."):
-    return digest(root, [SITE])
+    return digest(hashes(root, [SITE]))
+
+
+def recorded(root="."):
+    """What record() wrote after the last build, or None."""
+    try:
+        return json.loads((Path(root) / STAMP).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def is_fresh(root="."):
     """True when the last recorded build saw these very sources and left this very site/."""
-    stamp = Path(root) / STAMP
-    if not stamp.is_file() or not (Path(root) / SITE).is_dir():
+    last = recorded(root)
+    if not isinstance(last, dict) or not (Path(root) / SITE).is_dir():
         return False
-    try:
-        recorded = json.loads(stamp.read_text())
-    except ValueError:
-        return False
-    return recorded == {"sources": sources_digest(root), "site": site_digest(root)}
+    return (last.get("sources"), last.get("site")) == (sources_digest(root), site_digest(root))
 
 
-def record(root=".", sources=None):
-    """After a successful build and publish.  Pass the sources' digest taken *before* the build
-    (sources_digest), so that an edit made while it ran is not recorded as built."""
+def record(root=".", hashed=None):
+    """After a successful build and publish.  Pass the sources' hashes taken *before* the build
+    (source_hashes), so that an edit made while it ran is not recorded as built.  The
+    hashes of each source are kept too: they tell the next build which files changed."""
+    hashed = source_hashes(root) if hashed is None else hashed
     stamp = Path(root) / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
     tmp = stamp.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"sources": sources or sources_digest(root), "site": site_digest(root)}) + "\n")
+    tmp.write_text(json.dumps({"sources": sources_digest(root, hashed), "site": site_digest(root),
+                               "files": hashed}, sort_keys=True) + "\n")
     tmp.replace(stamp)
 
 

@@ -9,7 +9,7 @@ from glossary import entries as glossary_entries
 from glossary import numeric
 
 try:
-    ENTRIES = glossary_entries.load_all(config["entries_dir"], "workflow/schemas/entry.schema.yaml")
+    ENTRIES = glossary_entries.load_all(config["entries_dir"], glossary_entries.SCHEMA)
 except glossary_entries.EntryError as err:
     sys.exit(f"error: {err}")
 

@@ -17,8 +17,7 @@ def page_checks(wildcards):
 
 
 def entry_meta(slug):
-    """An entry's front matter (what its page, terms.json and notebook show)."""
-    return {k: v for k, v in ENTRIES[slug].items() if k not in ("body", "path")}
+    return glossary_entries.front_matter(ENTRIES[slug])
 
 
 def others(wildcards=None):
@@ -40,9 +39,10 @@ rule page:
         script=SITE + "/terms/{entry}.py",
         svgs=lambda wc: [f"{SITE}/terms/{wc.entry}/figures/{f['name']}.svg" for f in entry(wc)["figures"]],
         preview=lambda wc: f"{SITE}/terms/{wc.entry}/{entry(wc)['preview']}",
-        lib=lib("demo", "entries", "jsonio", "pages"),
+        lib=lib("demo", "entries", "jsonio", "pages", "pagejob"),
     output:
         html=SITE + "/terms/{entry}.html",
+        job="results/{entry}/page.job.json",    # what `make site` replays after a prose-only edit
     params:
         meta=lambda wc: entry_meta(wc.entry),
         others=others,
