@@ -22,6 +22,12 @@ os.environ["MPLBACKEND"] = "Agg"
 
 SITE = "results/site"
 
+# Which ready job takes a free core first: the training chain (the build's long
+# pole: the attention demo trains for most of a clean build), then what an entry's
+# page waits for (its figures as SVG, its preview, the page); the PNGs, notebooks,
+# index and the other site files fit in around them.
+PRIORITY = {"compute": 20, "page_path": 10}
+
 
 wildcard_constraints:
     entry="[a-z0-9-]+",

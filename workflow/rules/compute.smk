@@ -27,6 +27,7 @@ def code_key(wildcards):
 
 rule tokenize:
     message: "{wildcards.entry}: tokenize the corpus"
+    priority: PRIORITY["compute"]
     input:
         lib=lib("demo", "jsonio", "numeric", "steps"),
     output:
@@ -46,6 +47,7 @@ rule tokenize:
 
 rule train:
     message: "{wildcards.entry}: train the model"
+    priority: PRIORITY["compute"]
     input:
         data="results/{entry}/tokens.json",
         lib=lib("demo", "jsonio", "numeric", "steps"),
@@ -66,6 +68,7 @@ rule train:
 
 rule export_csv:
     message: "{wildcards.entry}: export the CSVs"
+    priority: PRIORITY["compute"]
     input:
         data="results/{entry}/tokens.json",
         model="results/{entry}/model.json",
@@ -91,6 +94,7 @@ rule export_csv:
 # to itself): the site gets plain copies.
 rule stage_data:
     message: "{wildcards.entry}: stage the CSVs"
+    priority: PRIORITY["compute"]
     input:
         data="results/{entry}/data",
     output:

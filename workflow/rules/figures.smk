@@ -5,6 +5,7 @@
 
 rule preview:
     message: "{wildcards.entry}: matplotlib preview {wildcards.name}.png"
+    priority: PRIORITY["page_path"]
     input:
         demo=demo,
         data=SITE + "/terms/{entry}/data",
@@ -20,6 +21,7 @@ rule preview:
 
 rule figure_tex:
     message: "{wildcards.entry}: pgfplots source of figure {wildcards.figure}"
+    priority: PRIORITY["page_path"]
     input:
         template=lambda wc: f"templates/figures/{figure(wc)['kind']}.tex.j2",
         preamble="templates/figures/preamble.tex.j2",
@@ -40,6 +42,7 @@ rule figure_tex:
 
 rule pdflatex:
     message: "{wildcards.entry}: pdflatex figure {wildcards.figure}"
+    priority: PRIORITY["page_path"]
     input:
         tex="results/{entry}/figures/{figure}.tex",
         data=SITE + "/terms/{entry}/data",
@@ -55,6 +58,7 @@ rule pdflatex:
 
 rule pdf_to_svg:
     message: "{wildcards.entry}: SVG of figure {wildcards.figure}"
+    priority: PRIORITY["page_path"]
     input:
         pdf=SITE + "/terms/{entry}/figures/{figure}.pdf",
     output:

@@ -29,6 +29,7 @@ def others(wildcards=None):
 
 rule page:
     message: "{wildcards.entry}: HTML page"
+    priority: PRIORITY["page_path"]
     input:
         entry=lambda wc: entry(wc)["path"],
         template="templates/entry.html.j2",
