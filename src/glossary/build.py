@@ -255,10 +255,13 @@ def run_snakemake(command, lock_fd):
 
 def quick_build(hashed):
     """A prose-only edit: replay the page jobs (glossary.quick) and publish; None when it is not one."""
-    from glossary import entries, quick
+    from glossary import quick
     try:
         jobs, _ = quick.plan(hashed)
-    except entries.EntryError as err:
+    except Exception as err:
+        from glossary.entries import EntryError     # loaded by then, when plan() read an entry
+        if not isinstance(err, EntryError):
+            raise
         print(f"error: {err}\n{SITE}/ was left as it was.", file=sys.stderr)
         return 1
     if jobs is None:

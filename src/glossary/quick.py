@@ -24,9 +24,11 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 
-import yaml
+from glossary import stamp
 
-from glossary import entries, jsonio, pagejob, publish, stamp
+# The page's libraries (jinja2, Pygments, markdown-it, latex2mathml, jsonschema: half a
+# second) are imported only once the edit is known to be prose only, so that any other
+# build goes to Snakemake without paying for them.
 
 METADATA = ".snakemake/metadata"
 
@@ -43,6 +45,7 @@ def metadata_path(output):
 
 def snakemake_records(job):
     """Snakemake's records of the job's outputs, when each names entry.md's hash: [(path, record)]."""
+    from glossary import pagejob
     found = []
     for output in pagejob.as_list(list(job["output"].values())):
         path = metadata_path(output)
@@ -71,6 +74,7 @@ def plan(hashed):
         return None, "no source changed"
     if last["sources"] != stamp.digest(last["files"], salt=stamp.interpreter()):
         return None, "another Python ran the last build"
+    import yaml
     entries_dir = yaml.safe_load(Path("config.yaml").read_text(encoding="utf-8"))["entries_dir"]
     slugs = []
     for path in changed_sources(last, hashed):
@@ -79,6 +83,7 @@ def plan(hashed):
                 or path not in last["files"] or path not in hashed:
             return None, f"{path} is not the prose of an entry built before"
         slugs.append(p.parent.name)
+    from glossary import entries, jsonio, pagejob, publish
     if any(Path(".snakemake/incomplete").glob("*")) or any(Path(".snakemake/locks").glob("*")):
         return None, "Snakemake left a job half done"
     if last.get("site") != stamp.site_digest(".") or not publish.same_tree(publish.STAGED, publish.SITE):
@@ -106,6 +111,7 @@ def plan(hashed):
 
 def replay(jobs):
     """Run each page job on its edited prose; then note entry.md's new hash where Snakemake keeps it."""
+    from glossary import pagejob
     for job, records in jobs:
         Path(job["log"]).parent.mkdir(parents=True, exist_ok=True)
         with open(job["log"], "w", encoding="utf-8"):
