@@ -120,6 +120,6 @@ def replay(jobs):
         md = job["input"]["entry"]
         for path, meta in records:
             meta["input_checksums"][md] = "sha256:" + record["hashes"][md]
-            tmp = path.with_name(path.name + ".tmp")
+            tmp = Path(".snakemake/glossary-metadata.tmp")     # not in metadata/, where names are paths
             tmp.write_text(json.dumps(meta))
             os.replace(tmp, path)
