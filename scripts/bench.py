@@ -46,13 +46,8 @@ def row(part, scenario, seconds, jobs="", note=""):
 
 
 def copy_repo(dst):
-    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, names):
-        if (REPO / name).is_file():
-            (dst / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, dst / name)
-    return dst
+    from glossary import verify
+    return verify.copy_sources(REPO, dst)
 
 
 def environ(root, cache=None):

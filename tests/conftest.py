@@ -1,7 +1,6 @@
 """Shared by the tests: a copy of the repository to build in, and Snakemake runs on it."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,20 +31,16 @@ def pinned_environ(**extra):
 
 def copy_repo(dst):
     """The repository's sources (tracked and untracked, not ignored) copied to dst."""
-    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, names):
-        src = REPO / name
-        if src.is_file():
-            (dst / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dst / name)
-    return dst
+    from glossary import verify
+    return verify.copy_sources(REPO, dst)
 
 
 def copy_built(built_root, dst):
-    """A copy of the sources with the results and Snakemake records of a finished build."""
-    work = copy_repo(dst)
-    subprocess.run(["cp", "-a", f"{built_root}/results", f"{built_root}/.snakemake", str(work)], check=True)
+    """A copy of the sources with the results, Snakemake records, logs and site/ of a finished build."""
+    work, built_root = copy_repo(dst), Path(built_root)
+    built = [str(built_root / name) for name in ("results", ".snakemake", "logs", "site")
+             if (built_root / name).exists()]
+    subprocess.run(["cp", "-a", *built, str(work)], check=True)
     return work
 
 

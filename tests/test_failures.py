@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, copy_repo, tree_bytes
+from conftest import BIN, copy_built, copy_repo, tree_bytes
 
 from glossary import build, latex, publish
 
@@ -28,12 +28,7 @@ def run_build(work, env=None):
 
 
 def built_copy(built, tmp_path, name):
-    """A copy of the sources with the `built` fixture's results, Snakemake state and site/."""
-    root, _ = built
-    work = copy_repo(tmp_path / name)
-    subprocess.run(["cp", "-a", f"{root}/results", f"{root}/.snakemake", f"{root}/site", f"{root}/logs",
-                    str(work)], check=True)
-    return work
+    return copy_built(built[0], tmp_path / name)
 
 
 def site_state(work):

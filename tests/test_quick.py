@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import BIN, copy_built, ran_rules, snakemake, tree_bytes
+from conftest import BIN, copy_built, snakemake, tree_bytes
 from glossary import quick, stamp
 
 MD = "entries/attention/entry.md"

@@ -133,9 +133,10 @@ def tex_source(tex, root):
         return None
     try:
         import yaml
+        from glossary.entries import split_front_matter
         config = yaml.safe_load((Path(root) / "config.yaml").read_text())
-        text = (Path(root) / config["entries_dir"] / m.group(1) / "entry.md").read_text()
-        meta = yaml.safe_load(text.split("---\n")[1])
+        md = Path(root) / config["entries_dir"] / m.group(1) / "entry.md"
+        meta, _ = split_front_matter(md.read_text(encoding="utf-8"), md)
         kind = next(f["kind"] for f in meta["figures"] if f["name"] == m.group(2))
     except Exception:   # only a hint: an entry that cannot be read is told elsewhere
         return None

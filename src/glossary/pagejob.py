@@ -10,7 +10,7 @@ the same function, on the same inputs, writes the same bytes.
 import hashlib
 from pathlib import Path
 
-from glossary import demo, jsonio, pages
+from glossary import demo, jsonio, pages, publish, stamp
 from glossary.entries import split_front_matter
 
 # The config.yaml values a page shows.
@@ -43,10 +43,7 @@ def fingerprint(path):
         return hashlib.sha256(path.read_bytes()).hexdigest()
     if not path.is_dir():
         return None
-    h = hashlib.sha256()
-    for p in sorted(p for p in path.rglob("*") if p.is_file() and p.name != ".snakemake_timestamp"):
-        h.update(f"{p.relative_to(path).as_posix()}\0{fingerprint(p)}\n".encode())
-    return h.hexdigest()
+    return stamp.digest({rel.as_posix(): fingerprint(path / rel) for rel in publish.files(path)})
 
 
 def input_paths(job):

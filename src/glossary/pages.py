@@ -28,7 +28,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from glossary.entries import EntryError
+from glossary.entries import EntryError, split_front_matter
 
 # Pygments styles of the demo's source: one for each colour scheme.
 CODE_STYLES = {"light": "default", "dark": "github-dark"}
@@ -83,9 +83,9 @@ def prose(body, facts, path):
 
 def body_offset(path):
     """Lines of front matter before the body, so errors point at the file's line."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    return lines.index("---", 1) + 1 if lines and lines[0] == "---" else 0
+    text = Path(path).read_text(encoding="utf-8")
+    _, body = split_front_matter(text, path)
+    return text[:len(text) - len(body)].count("\n")
 
 
 # --- the demo's source --------------------------------------------------------------

@@ -45,9 +45,8 @@ def metadata_path(output):
 
 def snakemake_records(job):
     """Snakemake's records of the job's outputs, when each names entry.md's hash: [(path, record)]."""
-    from glossary import pagejob
     found = []
-    for output in pagejob.as_list(list(job["output"].values())):
+    for output in job["output"].values():
         path = metadata_path(output)
         try:
             record = json.loads(path.read_text())
