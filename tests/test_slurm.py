@@ -1,5 +1,5 @@
 """The same workflow on a real single-node Slurm on localhost (snakemake-executor-plugin-slurm,
-workflow/profiles/slurm): the site it builds is byte-identical to the local build's."""
+profiles/slurm): the site it builds is byte-identical to the local build's."""
 import os
 import subprocess
 import sys
@@ -19,7 +19,7 @@ def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
     work = copy_repo(tmp_path / "glossary")
     with slurm_cluster.cluster(tmp_path / "slurm") as env:
         env = dict(env, PATH=env["PATH"] + os.pathsep + str(BIN))     # the srun wrapper stays first
-        run = subprocess.run([str(BIN / "snakemake"), "--profile", "workflow/profiles/slurm",
+        run = subprocess.run([str(BIN / "snakemake"), "--profile", "profiles/slurm",
                               "--slurm-keep-successful-logs"], cwd=work, env=env, capture_output=True,
                              text=True, timeout=1800)
         out = run.stdout + run.stderr
