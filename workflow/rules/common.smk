@@ -2,6 +2,7 @@
 # platform of the jobs, and the input lists of the rules.
 import os
 import sys
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
@@ -27,6 +28,24 @@ SITE = "results/site"
 # page waits for (its figures as SVG, its preview, the page); the PNGs, notebooks,
 # index and the other site files fit in around them.
 PRIORITY = {"compute": 20, "page_path": 10}
+
+
+# Snakemake re-runs its job selection on a timer (the rate limiter of
+# --max-jobs-per-timespan, 1 s by default), and Python waits for pending timers
+# before it exits: every run ended up to a second after its last job.  Once the
+# workflow is over, nothing is left to select, so the timers go.
+def stop_selection_timers(log=None):
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
+
+
+onsuccess:
+    stop_selection_timers()
+
+
+onerror:
+    stop_selection_timers()
 
 
 wildcard_constraints:

@@ -1,0 +1,37 @@
+"""How Snakemake is run: the workflow profile it reads, and a prompt exit after the last job."""
+import subprocess
+
+import pytest
+import yaml
+
+from conftest import BIN, REPO, copy_built
+
+pytestmark = pytest.mark.slow
+
+PAGE = "results/site/terms/attention.html"
+
+
+def test_every_snakemake_run_reads_the_default_profile(built, tmp_path):
+    """Snakemake finds a workflow profile only at profiles/default beside a top-level Snakefile."""
+    assert yaml.safe_load((REPO / "profiles/default/config.yaml").read_text())["scheduler"] == "greedy"
+    work = copy_built(built[0], tmp_path / "glossary")
+    run = subprocess.run([str(BIN / "snakemake"), "-n"], cwd=work, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Using workflow specific profile profiles/default" in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("outcome", ["success", "error"])
+def test_snakemake_exits_once_the_workflow_is_done(built, tmp_path, outcome):
+    """Snakemake's job-selection timer runs every --max-jobs-per-timespan span and Python waits for it
+    at exit; the workflow's onsuccess/onerror hooks cancel it.  With a 300 s span, a run that waited
+    for the timer would take over 300 s; this one has 120."""
+    work = copy_built(built[0], tmp_path / "glossary")
+    (work / PAGE).unlink()
+    if outcome == "error":
+        md = work / "entries/attention/entry.md"
+        md.write_text(md.read_text() + "\n{{ no_such_fact }}\n")
+    run = subprocess.run([str(BIN / "snakemake"), "--cores", "2", "--max-jobs-per-timespan", "50/300s"],
+                         cwd=work, capture_output=True, text=True, timeout=120)
+    out = run.stdout + run.stderr
+    assert (run.returncode == 0) == (outcome == "success"), out[-2000:]
+    assert "Finished jobid" in out if outcome == "success" else "Error in rule page" in out
