@@ -169,6 +169,11 @@ def failed_jobs(output):
     return jobs
 
 
+# What Snakemake says at every start, failed or not: no part of an error.
+CHATTER = re.compile(r"Using (workflow specific )?profile|Workflow defines that rule \w+ is eligible for caching|"
+                     r"Assuming unrestricted shared filesystem usage")
+
+
 def failure_summary(output, root=None):
     """A few lines (at most MAX_LINES - 1) naming what failed and where to look."""
     root = Path(root or os.getcwd())
@@ -204,7 +209,7 @@ def failure_summary(output, root=None):
             if m.group(2) and m.group(1) != "WorkflowError":
                 lines.append(f"  ({m.group(1)} in {shown(m.group(2), root)}, line {m.group(3)})")
         else:
-            lines += [l for l in output.strip().splitlines() if l.strip()][-(MAX_LINES - 2):]
+            lines += [l for l in output.strip().splitlines() if l.strip() and not CHATTER.match(l)][-(MAX_LINES - 2):]
     if len(lines) > MAX_LINES - 1:
         lines = lines[:MAX_LINES - 2] + [f"  ... ({len(lines) - MAX_LINES + 2} more lines left out)"]
     return "\n".join(lines)

@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "workflow", "scripts", "templates", "src", "entries")
+SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src", "entries")
 SITE = "site"
 STAMP = ".snakemake/site-stamp.json"
 
