@@ -4,16 +4,23 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SNAKEMAKE := $(VENV)/bin/snakemake
+# The Slurm executor plugin, apart from the venv (requirements-slurm.lock): on PYTHONPATH for Slurm runs only.
+SLURM_LIB := $(VENV)/slurm
 CORES ?= 2
 # What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
-.PHONY: site test setup test-setup test-packages system-packages verify manifest new-entry bench clean
+.PHONY: site slurm test setup test-setup test-packages system-packages verify manifest new-entry bench clean
 
 site: setup
 	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES)
+
+# The same build through Slurm (profiles/slurm; README: "Building through Slurm"), then published.
+slurm: setup $(SLURM_LIB)/.installed
+	PYTHONPATH=src:$(SLURM_LIB) $(SNAKEMAKE) --profile profiles/slurm $(ARGS)
+	@PYTHONPATH=src $(PY) -m glossary.publish results/site site
 
 # Rebuild from a clean clone in a temporary folder and compare with site.manifest.json.
 verify: setup
@@ -31,7 +38,7 @@ bench: setup
 
 setup: $(VENV)/.installed system-packages
 
-test-setup: test-packages node_modules/.installed
+test-setup: test-packages node_modules/.installed $(SLURM_LIB)/.installed
 
 # The Nu HTML checker the tests run (vnu.jar from npm's vnu-jar, pinned in package-lock.json;
 # Java runs it).  Its install script, which would download a Java runtime, is not run.
@@ -39,9 +46,17 @@ node_modules/.installed: package-lock.json | test-packages
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# A new lock gives a new venv (--clear): nothing stays installed that the lock dropped.
 $(VENV)/.installed: requirements.lock
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --require-virtualenv -r requirements.lock
+	@touch $@
+
+# Snakemake imports every executor plugin it finds at each start (the Slurm one
+# imports pandas: 0.4 s), so the plugin lives outside the venv's site-packages.
+$(SLURM_LIB)/.installed: requirements-slurm.lock $(VENV)/.installed
+	rm -rf $(SLURM_LIB)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --target $(SLURM_LIB) -r requirements-slurm.lock
 	@touch $@
 
 # TeX Live (pgfplots, standalone) and poppler from Debian's packages; as root they

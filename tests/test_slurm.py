@@ -11,14 +11,18 @@ from conftest import BIN, REPO, copy_repo, tree_bytes
 sys.path.insert(0, str(REPO / "scripts"))
 import slurm_cluster  # noqa: E402
 
+SLURM_LIB = BIN.parent / "slurm"     # Makefile: SLURM_LIB, from requirements-slurm.lock
+
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(slurm_cluster.available() is not None, reason=str(slurm_cluster.available()))]
 
 
 def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
+    assert (SLURM_LIB / "snakemake_executor_plugin_slurm").is_dir(), f"{SLURM_LIB}: run make test-setup"
     work = copy_repo(tmp_path / "glossary")
     with slurm_cluster.cluster(tmp_path / "slurm") as env:
-        env = dict(env, PATH=env["PATH"] + os.pathsep + str(BIN))     # the srun wrapper stays first
+        env = dict(env, PATH=env["PATH"] + os.pathsep + str(BIN),      # the srun wrapper stays first
+                   PYTHONPATH=str(SLURM_LIB))     # the executor plugin lives apart from the venv
         run = subprocess.run([str(BIN / "snakemake"), "--profile", "profiles/slurm",
                               "--slurm-keep-successful-logs"], cwd=work, env=env, capture_output=True,
                              text=True, timeout=1800)

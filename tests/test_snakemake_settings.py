@@ -35,3 +35,12 @@ def test_snakemake_exits_once_the_workflow_is_done(built, tmp_path, outcome):
     out = run.stdout + run.stderr
     assert (run.returncode == 0) == (outcome == "success"), out[-2000:]
     assert "Finished jobid" in out if outcome == "success" else "Error in rule page" in out
+
+
+def test_local_runs_do_not_load_the_slurm_plugin():
+    """Snakemake imports every executor plugin it can find at each start; the Slurm one (and the
+    pandas it imports) is installed apart, in .venv/slurm, for Slurm runs only."""
+    find = "import importlib.util as u; print(u.find_spec('snakemake_executor_plugin_slurm'), u.find_spec('pandas'))"
+    run = subprocess.run([str(BIN / "python"), "-c", find], capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert run.stdout.split() == ["None", "None"]
