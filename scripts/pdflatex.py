@@ -1,7 +1,7 @@
-"""Rule pdflatex: compile one figure's .tex into its published PDF."""
+"""Rule pdflatex: compile one figure's .tex into its published PDF, from the figures' format."""
 import sys
 
 from glossary import latex
 
 sys.stderr = open(snakemake.log["job"], "w")
-latex.compile_pdf(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"])
+latex.compile_pdf(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"], fmt=snakemake.input["fmt"])

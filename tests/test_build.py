@@ -10,7 +10,7 @@ import pytest
 from conftest import build_site, copy_built, copy_repo, snakemake, tree_bytes
 
 COMPUTE = {"tokenize", "train", "export_csv"}
-LATEX = {"figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
+LATEX = {"latex_format", "figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
 
 
 def test_site_has_every_output(built):
@@ -30,6 +30,27 @@ def test_site_has_every_output(built):
         assert (site / f"terms/attention/figures/{fig}.png").read_bytes()[:4] == b"\x89PNG"
     assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "index"} <= set(ran)
     assert not list(site.rglob(".snakemake*"))
+
+
+def test_figures_compiled_from_the_format_look_as_compiled_without_it(built, tmp_path):
+    """pdflatex starts from a format of the figures' preamble (rule latex_format); compiled
+    without it, each figure's .tex rasterizes to the same PNG and converts to the same SVG."""
+    from glossary import latex
+    root = built[0]
+    assert (root / "results/latex/figures.fmt").stat().st_size > 1_000_000     # pgfplots is in it
+    figures = sorted((root / "results").glob("*/figures/*.tex"))
+    assert len(figures) == 4
+    for tex in figures:
+        slug, name = tex.parts[-3], tex.stem
+        published = root / "site/terms" / slug / "figures"
+        pdf = tmp_path / f"{slug}-{name}.pdf"
+        latex.compile_pdf(tex, pdf, tmp_path / f"{slug}-{name}.log")      # no format: the whole preamble
+        assert "mylatexformat" not in (tmp_path / f"{slug}-{name}.log").read_text()
+        subprocess.run(["pdftoppm", "-png", "-r", "192", "-singlefile", pdf, tmp_path / name], check=True)
+        subprocess.run(["pdftocairo", "-svg", pdf, tmp_path / f"{name}.svg"], check=True)
+        assert (tmp_path / f"{name}.png").read_bytes() == (published / f"{name}.png").read_bytes(), tex
+        assert (tmp_path / f"{name}.svg").read_bytes() == (published / f"{name}.svg").read_bytes(), tex
+    assert "mylatexformat" in (root / "logs/latex_format/figures.tex.log").read_text()
 
 
 def test_page_quotes_the_run(built):

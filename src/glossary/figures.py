@@ -26,6 +26,20 @@ def environment(template_dir):
     return env
 
 
+PREAMBLE = "preamble.tex.j2"
+END_OF_DUMP = r"\csname endofdump\endcsname"
+
+
+def render_preamble(template_dir, tex_path):
+    """The lines of the figures' preamble that go into the format (rule latex_format)."""
+    text = environment(template_dir).get_template(PREAMBLE).render()
+    head, found, _ = text.partition(END_OF_DUMP)
+    if not found:
+        raise ValueError(f"{Path(template_dir) / PREAMBLE}: no {END_OF_DUMP} line: the format would "
+                         "hold the whole preamble; put the line after the packages")
+    Path(tex_path).write_text(head + found + "\n", encoding="utf-8")
+
+
 def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
     """Write the .tex of one figure; the CSV is named relative to the .tex."""
     # The CSV's name and columns were checked against entry.md when the entries loaded,

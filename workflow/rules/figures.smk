@@ -1,6 +1,7 @@
 # Stage 2: figures.  pgfplots figures are rendered from templates/figures/<kind>.tex.j2,
-# compiled by pdflatex (print), then converted to SVG (page) and PNG (fallback);
-# the matplotlib preview comes from the demo's own preview().
+# compiled by pdflatex (print) from a format of their shared preamble, then
+# converted to SVG (page) and PNG (fallback); the matplotlib preview comes from
+# the demo's own preview().
 
 
 rule preview:
@@ -40,11 +41,30 @@ rule figure_tex:
         "../../scripts/figure_tex.py"
 
 
+# pgfplots takes most of a figure's compile time just to load: the shared preamble
+# is loaded once per build and dumped as a format that every pdflatex job starts from.
+rule latex_format:
+    message: "pdflatex format of the figures' preamble"
+    priority: PRIORITY["page_path"]
+    input:
+        preamble="templates/figures/preamble.tex.j2",
+        lib=lib("figures", "entries", "latex"),
+    output:
+        tex="results/latex/preamble.tex",
+        fmt="results/latex/figures.fmt",
+    log:
+        job="logs/latex_format/figures.log",
+        tex="logs/latex_format/figures.tex.log",
+    script:
+        "../../scripts/latex_format.py"
+
+
 rule pdflatex:
     message: "{wildcards.entry}: pdflatex figure {wildcards.figure}"
     priority: PRIORITY["page_path"]
     input:
         tex="results/{entry}/figures/{figure}.tex",
+        fmt="results/latex/figures.fmt",
         data=SITE + "/terms/{entry}/data",
         lib=lib("latex"),
     output:
