@@ -16,6 +16,8 @@ Settings, from the environment (`make bench N="10 50"`):
   N_DRY      entry counts only dry-run and stamp-checked, without a build (default "200")
   CORES      cores of the repo part's builds (default 2)
   CORES_LIST cores of the scale part's clean builds (default "1 2")
+  ROUNDS     rounds of the repo part's bare demos and clean build, interleaved (default 3; the
+             medians are shown, and their ratio)
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
   PARTS      "repo scale" (default both)
@@ -30,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from statistics import median
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,6 +40,7 @@ PY = sys.executable
 SNAKEMAKE = str(Path(PY).with_name("snakemake"))
 ROWS = []
 REPEAT = int(os.environ.get("REPEAT", "1"))
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
 CACHED = {"tokenize": "tokens.json", "train": "model.json", "export_csv": "facts/export.json"}
 
 
@@ -119,8 +123,8 @@ def notes(*parts):
     return "; ".join(p for p in parts if p)
 
 
-def repeated(times):
-    return f"best of {len(times)}: " + ", ".join(f"{t:.1f}" for t in times) if len(times) > 1 else ""
+def repeated(times, what="best"):
+    return f"{what} of {len(times)}: " + ", ".join(f"{t:.1f}" for t in times) if len(times) > 1 else ""
 
 
 def clean(root):
@@ -152,10 +156,21 @@ def bare_demos(root, base, limit=None):
 def repo_part(base, cores):
     part = "repo"
     root = copy_repo(base / "repo")
-    for name, seconds in bare_demos(root, base).items():
-        row(part, f"bare demo: python {name}", seconds, "", "pinned env, temp dir")
-    seconds, jobs = site(root, cores)
-    row(part, f"clean build (--cores {cores})", seconds, *summary(jobs))
+    bare, builds = [], []
+    for _ in range(ROUNDS):     # interleaved: a slow spell of the machine slows both alike
+        bare.append(bare_demos(root, base))
+        clean(root)
+        builds.append(site(root, cores))
+    for name in bare[0]:
+        times = [b[name] for b in bare]
+        row(part, f"bare demo: python {name}", median(times), "",
+            notes("pinned env, temp dir", repeated(times, "median")))
+    times, sums = [t for t, _ in builds], [sum(b.values()) for b in bare]
+    jobs, rules = summary(builds[-1][1])
+    row(part, f"clean build (--cores {cores})", median(times), jobs, notes(rules, repeated(times, "median")))
+    row(part, "clean build / bare demos together", f"{median(times) / median(sums):.2f}x", "",
+        notes("ratio of the medians", "rounds: " + ", ".join(f"{t / b:.2f}" for t, b in zip(times, sums))
+              if len(times) > 1 else ""))
     noop(root, part)
     # What `make site` adds before build.py: the Makefile's set-up checks (TeX Live, poppler, Chromium).
     (root / ".venv").symlink_to(REPO / ".venv")
