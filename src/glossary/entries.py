@@ -13,7 +13,6 @@ import difflib
 import re
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
@@ -89,6 +88,7 @@ def schema_message(path, error):
 
 
 def validate(data, schema, path):
+    import jsonschema   # here: the jobs that only read front matter or raise EntryError do without it
     validator = jsonschema.Draft202012Validator(schema)
     # One mistake, the first by field (list items in order); at one place an unknown field (a typo,
     # likely) comes before the missing one it was meant to be.

@@ -7,9 +7,6 @@ and a code cell.  Cell ids come from the block names, never from chance.
 """
 import ast
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
 from glossary import demo, numeric
 
 
@@ -25,6 +22,8 @@ def publish_script(source, numeric_env):
 
 
 def build(script, title, summary, slug):
+    import nbformat     # here, not above: publish_script (rule publish_demo) does without it
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
     head, blocks = demo.blocks(script)
     intro = (f"# {title}: Python demo\n\n{summary}\n\n"
              f"The numerical companion of the glossary entry [{title}]({slug}.html): it recomputes "
@@ -45,4 +44,5 @@ def build(script, title, summary, slug):
 
 
 def dumps(nb):
+    import nbformat
     return nbformat.writes(nb, version=4)

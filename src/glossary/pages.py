@@ -21,14 +21,11 @@ from pathlib import Path
 
 import jinja2
 import jinja2.sandbox
-from latex2mathml.converter import convert_to_element as latex_to_element
-from markdown_it import MarkdownIt
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
 
 from glossary.entries import EntryError, split_front_matter
+
+# The Markdown, MathML and Pygments libraries are imported by the functions that use
+# them: the index, sitemap and terms.json jobs import this module and do without them.
 
 # Pygments styles of the demo's source: one for each colour scheme.
 CODE_STYLES = {"light": "default", "dark": "github-dark"}
@@ -56,11 +53,14 @@ def _clean_math(element):
 
 
 def _math(latex, display):
-    element = latex_to_element(latex, display="block" if display else "inline")
+    from latex2mathml.converter import convert_to_element
+    element = convert_to_element(latex, display="block" if display else "inline")
     return ET.tostring(_clean_math(element), encoding="unicode")
 
 
 def markdown():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
     md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     md.use(dollarmath_plugin, allow_space=True, double_inline=False,
            renderer=lambda content, opts: _math(content, opts.get("display_mode", False)))
@@ -92,12 +92,17 @@ def body_offset(path):
 
 def code(source):
     """Python source as highlighted HTML spans, for a <pre class="code"><code> element."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
     return highlight(source, PythonLexer(), HtmlFormatter(nowrap=True)).rstrip("\n")
 
 
 def code_css():
     """The stylesheet's code colours: Pygments' light style, and its dark one for
     readers who prefer a dark scheme (each applies only in its own scheme)."""
+    from pygments.formatters import HtmlFormatter
+
     def rules(style):
         return "\n".join("  " + r for r in HtmlFormatter(style=style).get_token_style_defs(".code"))
     return ("/* Code colours: Pygments " + ", ".join(f"{k}: {v}" for k, v in CODE_STYLES.items())
