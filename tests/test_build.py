@@ -3,6 +3,7 @@ and that a change reruns exactly the jobs it must."""
 import json
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -129,3 +130,21 @@ def test_learning_rate_change_reruns_training_and_below(built, tmp_path):
     _, jobs = snakemake(work, "--dry-run")
     assert {"train", "export_csv", "figure_tex", "pdflatex", "preview", "page", "notebook"} <= set(jobs), jobs
     assert "tokenize" in jobs       # its code key (a param) changed too
+
+
+def test_tex_live_upgrade_reruns_the_format_and_every_figure(built, tmp_path):
+    """The format holds pgfplots as loaded: a new pdflatex version (a param of latex_format and
+    build_info) reruns it, and with it every figure's PDF; the training is not touched."""
+    work = copy_built(built[0], tmp_path / "tex")
+    real = shutil.which("pdflatex")
+    fake = tmp_path / "bin/pdflatex"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\n[ "$1" = --version ] && {{ echo "pdfTeX 9.9 (TeX Live 2099)"; exit 0; }}\n'
+                    f'exec {real} "$@"\n')
+    fake.chmod(0o755)
+    _, before = snakemake(work, "--dry-run")
+    assert before == [], before
+    env = dict(os.environ, PATH=f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    _, jobs = snakemake(work, "--dry-run", env=env)
+    assert {"latex_format", "build_info", "pdflatex", "pdf_to_svg", "page"} <= set(jobs), jobs
+    assert not (set(jobs) & COMPUTE), jobs

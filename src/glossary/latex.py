@@ -42,6 +42,22 @@ def first_error(log_text, tex_path):
     return f"{tex_path}: pdflatex failed; see its log"
 
 
+def first_line(*cmd):
+    """The first line a command prints ("" when it prints nothing)."""
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    return ((run.stdout or run.stderr).strip().splitlines() or [""])[0]
+
+
+def versions():
+    """pdflatex's version and pgfplots' revision: what the figures' format and PDFs
+    depend on besides their sources ({} where pdflatex is missing)."""
+    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
+        return {}
+    revision = Path(first_line("kpsewhich", "pgfplots.revision.tex"))
+    found = re.search(r"\\gdef\\pgfplotsrevision\{([^}]*)\}", revision.read_text()) if revision.is_file() else None
+    return {"tex": first_line("pdflatex", "--version"), "pgfplots": found.group(1) if found else None}
+
+
 def run_pdflatex(args, tex_path, log_path, work, jobname):
     """pdflatex in tex_path's folder (so relative CSV paths work), its output and log in work."""
     tex_path = Path(tex_path)

@@ -2,6 +2,10 @@
 # compiled by pdflatex (print) from a format of their shared preamble, then
 # converted to SVG (page) and PNG (fallback); the matplotlib preview comes from
 # the demo's own preview().
+from glossary import latex
+
+# A TeX Live or pgfplots upgrade reruns the format (it holds pgfplots as loaded) and build-info.json.
+TEX_VERSIONS = latex.versions()
 
 
 rule preview:
@@ -52,6 +56,8 @@ rule latex_format:
     output:
         tex="results/latex/preamble.tex",
         fmt="results/latex/figures.fmt",
+    params:
+        tex=TEX_VERSIONS,
     log:
         job="logs/latex_format/figures.log",
         tex="logs/latex_format/figures.tex.log",

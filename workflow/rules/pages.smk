@@ -118,9 +118,11 @@ rule build_info:
     input:
         lock="requirements.lock",
         config="config.yaml",
-        lib=lib("jsonio"),
+        lib=lib("jsonio", "latex"),
     output:
         info=SITE + "/build-info.json",
+    params:
+        tex=TEX_VERSIONS,
     log:
         "logs/build_info/build_info.log",
     script:
