@@ -46,7 +46,8 @@ CACHED = {"tokenize": "tokens.json", "train": "model.json", "export_csv": "facts
 
 def row(part, scenario, seconds, jobs="", note=""):
     ROWS.append((part, scenario, f"{seconds:.1f}" if isinstance(seconds, float) else seconds, str(jobs), note))
-    print(f"  {scenario}: {ROWS[-1][2]} s {jobs} {note}", file=sys.stderr, flush=True)
+    unit = " s" if isinstance(seconds, float) else ""
+    print(f"  {scenario}: {ROWS[-1][2]}{unit} {jobs} {note}", file=sys.stderr, flush=True)
 
 
 def copy_repo(dst):
