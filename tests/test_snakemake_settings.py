@@ -1,10 +1,12 @@
 """How Snakemake is run: the workflow profile it reads, and a prompt exit after the last job."""
+import re
+import shutil
 import subprocess
 
 import pytest
 import yaml
 
-from conftest import BIN, REPO, copy_built
+from conftest import BIN, REPO, copy_built, copy_repo
 
 pytestmark = pytest.mark.slow
 
@@ -44,3 +46,23 @@ def test_local_runs_do_not_load_the_slurm_plugin():
     run = subprocess.run([str(BIN / "python"), "-c", find], capture_output=True, text=True, check=True,
                          env={"PATH": "/usr/bin:/bin"})
     assert run.stdout.split() == ["None", "None"]
+
+
+def test_each_finished_job_gives_one_job_selection(tmp_path):
+    """Under Snakemake's default job rate limit every selection pass starts a timer for another pass,
+    and each finished job starts such a chain: a build of n jobs ran up to n passes a second.  A local
+    run drops the default limit (workflow/rules/common.smk), so passes follow finished jobs one to one.
+    Four skeleton entries at --cores 1 keep several jobs ready for the whole build."""
+    root = copy_repo(tmp_path / "glossary")
+    shutil.rmtree(root / "entries")
+    for i in range(4):
+        subprocess.run([str(BIN / "python"), "scripts/new_entry.py", f"term-{i}"], cwd=root, check=True,
+                       capture_output=True)
+    run = subprocess.run([str(BIN / "snakemake"), "--cores", "1", "--verbose"], cwd=root,
+                         capture_output=True, text=True, timeout=600)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out[-3000:]
+    finished = len(re.findall(r"^Finished jobid: \d+", out, re.M))
+    passes = len(re.findall(r"^Ready jobs: \d+", out, re.M))
+    assert finished > 40, finished
+    assert passes <= finished + 1, f"{passes} job selections for {finished} jobs"

@@ -34,10 +34,33 @@ PRIORITY = {"compute": 20, "page_path": 10}
 # --max-jobs-per-timespan, 1 s by default), and Python waits for pending timers
 # before it exits: every run ended up to a second after its last job.  Once the
 # workflow is over, nothing is left to select, so the timers go.
-def stop_selection_timers(log=None):
+def stop_selection_timers():
     for thread in threading.enumerate():
         if isinstance(thread, threading.Timer):
             thread.cancel()
+
+
+# With a job rate limit (--max-jobs-per-timespan; the command line always sets one,
+# 100/1s), every pass of Snakemake's job selection ends by starting a timer for
+# another pass a timespan later, which starts one in turn: each finished job begins
+# such a chain, and a build of n jobs came to run up to n passes a second, each
+# re-evaluating the params of every ready job and stat-ing their inputs.  At 200
+# entries Snakemake's main process took a core from the jobs (parallel efficiency
+# 73%).  Local jobs here take one core and at least 0.1 s, so the default limit
+# never holds one back: a local run drops it, and each finished job then gives
+# one pass.  A limit set on purpose (another value, or a cluster executor) stays.
+DEFAULT_RATE_LIMIT = (100, 1)
+
+
+def drop_default_rate_limit():
+    scheduler = getattr(workflow, "scheduler", None)
+    limiter = getattr(scheduler, "job_rate_limiter", None)
+    if workflow.local_exec and limiter is not None and (limiter.max_jobs, limiter.timespan) == DEFAULT_RATE_LIMIT:
+        scheduler.job_rate_limiter = None
+
+
+onstart:
+    drop_default_rate_limit()
 
 
 onsuccess:
