@@ -30,10 +30,11 @@ SITE = "results/site"
 PRIORITY = {"compute": 20, "page_path": 10}
 
 
-# Snakemake re-runs its job selection on a timer (the rate limiter of
-# --max-jobs-per-timespan, 1 s by default), and Python waits for pending timers
-# before it exits: every run ended up to a second after its last job.  Once the
-# workflow is over, nothing is left to select, so the timers go.
+# Where a job rate limit stays (--max-jobs-per-timespan set on purpose, a cluster
+# executor; see drop_default_rate_limit below), Snakemake re-runs its job
+# selection on a timer, and Python waits for pending timers before it exits: such
+# runs ended up to a timespan after their last job.  Once the workflow is over,
+# nothing is left to select, so the timers go.
 def stop_selection_timers():
     for thread in threading.enumerate():
         if isinstance(thread, threading.Timer):
