@@ -7,24 +7,34 @@ SNAKEMAKE := $(VENV)/bin/snakemake
 # The Slurm executor plugin, apart from the venv (requirements-slurm.lock): on PYTHONPATH for Slurm runs only.
 SLURM_LIB := $(VENV)/slurm
 CORES ?= 2
+# `make verify`'s report: text, markdown (a CI job summary) or json.
+FORMAT ?= text
 # What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
-.PHONY: site slurm test setup test-setup test-packages system-packages verify manifest new-entry bench clean
+.PHONY: site slurm serve test setup test-setup test-packages system-packages verify manifest new-entry bench clean links
 
 site: setup
 	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES)
 
-# The same build through Slurm (profiles/slurm; README: "Building through Slurm"), then published.
+# The same build through Slurm (profiles/slurm; docs/slurm.md), under the same build lock, then published.
 slurm: setup $(SLURM_LIB)/.installed
-	PYTHONPATH=src:$(SLURM_LIB) $(SNAKEMAKE) --profile profiles/slurm $(ARGS)
-	@PYTHONPATH=src $(PY) -m glossary.publish results/site site
+	@PYTHONPATH=src:$(SLURM_LIB) $(PY) -m glossary.build --profile profiles/slurm $(if $(ARGS),-- $(ARGS))
+
+# A live preview for editors on 127.0.0.1 (docs/preview.md); it never writes site/.
+PORT ?= 8000
+serve: setup
+	@PYTHONPATH=src $(PY) -m glossary.preview --port $(PORT) --cores $(CORES)
 
 # Rebuild from a clean clone in a temporary folder and compare with site.manifest.json.
 verify: setup
-	@PYTHONPATH=src $(PY) scripts/verify.py
+	@PYTHONPATH=src $(PY) scripts/verify.py --format $(FORMAT)
+
+# The site's links (checked by every build): the count, and the addresses that leave the site, not fetched.
+links: site
+	@PYTHONPATH=src $(PY) -m glossary.links --site site
 
 # After an intended change of the site's bytes: rewrite site.manifest.json from site/.
 manifest: site

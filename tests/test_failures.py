@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import BIN, copy_built, copy_repo, tree_bytes
 
 from glossary import build, latex, publish
@@ -86,7 +85,8 @@ def test_template_error_names_the_template_line(built, tmp_path):
     line = edit(work / "templates/entry.html.j2", "{{ entry.summary }}</p>", "{{ entry.summery }}</p>")
     run = run_build(work)
     assert_told_briefly(run, work, before, "error: rule page failed", f"templates/entry.html.j2, line {line}",
-                        "UndefinedError: 'dict object' has no attribute 'summery'", re.compile(r"logs/page/[\w-]+\.log"))
+                        "UndefinedError: 'dict object' has no attribute 'summery'",
+                        re.compile(r"logs/page/[\w-]+\.log"))
 
 
 @pytest.mark.slow
@@ -132,8 +132,9 @@ def test_missing_pgfplots_is_named_with_its_debian_package(tmp_path, monkeypatch
     assert ("pgfplots.sty", "texlive-pictures") in build.missing_tools()
     message = "x.tex:6: LaTeX Error: File `pgfplots.sty' not found. (at: \\usepackage)"
     assert latex.missing_file_hint(message) == "; install Debian's texlive-pictures: apt-get install texlive-pictures"
-    summary = build.failure_summary("Error in rule pdflatex:\n    jobid: 3\n    log: nowhere.log\n", root=tmp_path)
-    assert summary.splitlines()[0] == ("error: pgfplots.sty is missing; install Debian's texlive-pictures: "
+    events = [{"event": "job_error", "jobid": 3, "rule_name": "pdflatex", "log": ["nowhere.log"]}]
+    summary = build.failure_summary(events, root=tmp_path)
+    assert summary[0] == ("error: pgfplots.sty is missing; install Debian's texlive-pictures: "
                                        "apt-get install texlive-pictures")
 
 
@@ -146,10 +147,11 @@ def test_summary_of_many_failures_stays_short(tmp_path):
                        f'  File "{tmp_path}/entries/e{i}/demo.py", line 7, in train\n'
                        "    assert False, 'no'\n"
                        "AssertionError: no\n")
-        logs.append(f"Job {i}: e{i}: train the model\nError in rule train:\n    jobid: {i}\n"
-                    f"    log: logs/train/e{i}.log (check log file(s) for error details)\n\n")
-    summary = build.failure_summary("".join(logs), root=tmp_path)
-    lines = summary.splitlines()
+        logs += [{"event": "job_info", "jobid": i, "rule_name": "train", "rule_msg": f"e{i}: train the model"},
+                 {"event": "job_error", "jobid": i, "rule_name": "train", "rule_msg": None,
+                  "log": [f"logs/train/e{i}.log"]}]
+    lines = build.failure_summary(logs, root=tmp_path)
+    summary = "\n".join(lines)
     assert len(lines) <= MAX_LINES - 1, summary
     assert lines[:4] == ["error: rule train failed (e0: train the model)", "  entries/e0/demo.py, line 7, in train",
                          "      assert False, 'no'", "  AssertionError: no"]
@@ -157,11 +159,22 @@ def test_summary_of_many_failures_stays_short(tmp_path):
 
 
 def test_entry_error_before_any_job_is_one_line(tmp_path):
-    output = ('WorkflowError in file "/x/workflow/rules/common.smk", line 14:\n'
-              "entries/a/entry.md: demo: 'a.py' is not a file in entries/a; name the demo script\n"
-              '  File "/x/workflow/rules/common.smk", line 14, in <module>\n')
-    assert build.failure_summary(output, root=tmp_path) == \
-        "error: entries/a/entry.md: demo: 'a.py' is not a file in entries/a; name the demo script"
+    message = ('EntryError in file "/x/workflow/rules/common.smk", line 14:\n'
+               "entries/a/entry.md: demo: 'a.py' is not a file in entries/a; name the demo script\n"
+               '  File "/x/workflow/rules/common.smk", line 14, in <module>\n')
+    events = [{"event": "error", "exception": "EntryError", "message": message}]
+    assert build.failure_summary(events, root=tmp_path) == \
+        ["error: entries/a/entry.md: demo: 'a.py' is not a file in entries/a; name the demo script"]
+
+
+@pytest.mark.slow
+def test_entry_error_stops_the_build_before_any_job(built, tmp_path):
+    work = built_copy(built, tmp_path, "entry")
+    before = site_state(work)
+    edit(work / "entries/attention/entry.md", "demo: attention.py", "demo: attention_v2.py")
+    run = run_build(work)
+    err = assert_told_briefly(run, work, before, "entries/attention/entry.md: demo: 'attention_v2.py' is not a file")
+    assert len(err.splitlines()) == 2, err
 
 
 # --- publishing: all or nothing ---------------------------------------------------------
@@ -193,7 +206,7 @@ def test_second_build_in_the_same_folder_is_refused_while_one_runs(tmp_path, mon
         child = subprocess.run([str(BIN / "python"), "-c", "from glossary import build\nwith build.build_lock(): pass"],
                                env=dict(os.environ, PYTHONPATH=str(Path(build.__file__).parents[1])),
                                capture_output=True, text=True)
-    assert child.returncode != 0 and "another `make site` is running" in child.stderr
+    assert child.returncode != 0 and "another build (make site, make slurm or make serve) is running" in child.stderr
     with build.build_lock():     # free again once the first one ended
         pass
 

@@ -5,7 +5,6 @@ import subprocess
 
 import pytest
 import yaml
-
 from conftest import BIN, REPO, copy_built, copy_repo
 
 pytestmark = pytest.mark.slow
@@ -51,7 +50,8 @@ def test_local_runs_do_not_load_the_slurm_plugin():
 def test_each_finished_job_gives_one_job_selection(tmp_path):
     """Under Snakemake's default job rate limit every selection pass starts a timer for another pass,
     and each finished job starts such a chain: a build of n jobs ran up to n passes a second.  A local
-    run drops the default limit (workflow/rules/common.smk), so passes follow finished jobs one to one.
+    run drops the default limit (glossary.snakemake_internals, called from an onstart hook), so passes
+    follow finished jobs one to one.
     Four skeleton entries at --cores 1 keep several jobs ready for the whole build."""
     root = copy_repo(tmp_path / "glossary")
     shutil.rmtree(root / "entries")

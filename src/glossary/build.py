@@ -1,23 +1,30 @@
-"""`make site`: build the staged site with Snakemake, then publish it to site/ in one step.
+"""`make site` and `make slurm`: build the staged site with Snakemake, then publish it to site/ in one step.
 
-On a failure it prints a short account instead of Snakemake's whole output (at
-most ten lines: the failed rule, the file and line at fault, the error, the log
-to read), and leaves site/ exactly as it was.  A build that was killed is
-finished by the next one: jobs it left half done are rerun
-(--rerun-incomplete), and Snakemake's lock is lifted when no build holds it.
+Snakemake runs with this project's logger plugin (`--logger glossary`,
+src/snakemake_logger_plugin_glossary), which hands over its log events as JSON
+lines: the build shows `[done/total]` per job and an estimate of the time left,
+and on a failure a short account (at most ten lines: the failed rule, the file
+and line at fault, the error, the log to read) built from the failed job's
+event and its log, leaving site/ exactly as it was.
 
-Two cases skip Snakemake, whose start alone takes seconds: nothing changed
-since the last build (glossary.stamp), and an edit of entries' prose only,
-whose pages are rendered again in this process (glossary.quick).
+One build at a time per folder: `make site`, `make slurm` and the preview share
+one lock (results/.build.lock).  A build that was killed is finished by the next
+one (--rerun-incomplete); a stale Snakemake lock is lifted (`snakemake --unlock`)
+only when no Snakemake process is running in this folder.  When nothing the
+build reads has changed since the last publish (glossary.stamp), Snakemake is
+not started at all.
 """
 import argparse
 import contextlib
 import fcntl
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from glossary import publish, stamp
@@ -25,8 +32,10 @@ from glossary import publish, stamp
 STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
 # lets go of it when they die, however they die.
-LOCK = Path(".snakemake/glossary-build.lock")
+LOCK = Path("results/.build.lock")
 MAX_LINES = 10
+# Builds shorter than this show no estimate of the time left.
+ETA_AFTER = 3.0
 
 # The programs and TeX files the build needs, and the Debian package of each.
 PROGRAMS = {"pdflatex": "texlive-latex-base", "kpsewhich": "texlive-binaries",
@@ -35,6 +44,10 @@ TEX_FILES = {"pgfplots.sty": "texlive-pictures", "standalone.cls": "texlive-late
 
 # The exceptions whose message already says what to fix and where: shown alone.
 TOLD = ("LatexError", "EntryError")
+
+
+class BuildBusy(RuntimeError):
+    pass
 
 
 # --- telling a failure ------------------------------------------------------------
@@ -59,7 +72,7 @@ def missing_tools():
 
 
 def parse_traceback(text):
-    """The last Python traceback in text: ([(file, line, function, code)], exception lines)."""
+    """The last Python traceback in a job's log: ([(file, line, function, code)], exception lines)."""
     start = text.rfind("Traceback (most recent call last):")
     if start < 0:
         return None
@@ -77,14 +90,14 @@ def parse_traceback(text):
             code = lines[i + 1].strip()
         frames.append((m.group(1), int(m.group(2)), m.group(3), code))
         i += 1
-    exception = [l for l in lines[i:] if l.strip()]
+    exception = [line for line in lines[i:] if line.strip()]
     return frames, exception
 
 
 def script_frame(path, line, code, root):
-    """Snakemake runs a rule's script from a temporary copy (.snakemake/scripts/tmpXXXX.page.py):
-    name scripts/page.py instead, at the line that holds the same code."""
-    m = re.search(r"\.snakemake/scripts/tmp\w+\.(\w+\.py)$", path)
+    """Snakemake runs a rule's script from a temporary copy (tmpXXXX.page.py): name
+    scripts/page.py instead, at the line that holds the same code."""
+    m = re.search(r"/tmp\w+\.(\w+\.py)$", path)
     if not m:
         return path, line
     original = Path(root) / "scripts" / m.group(1)
@@ -111,7 +124,7 @@ def explain_traceback(frames, exception, root, frames_shown=2):
     src), then the exception; library frames are left out."""
     kind = exception[0].split(":", 1)[0] if exception else ""
     if kind.rsplit(".", 1)[-1] in TOLD:
-        return [exception[0].split(": ", 1)[-1]] + [l.strip() for l in exception[1:3]]
+        return [exception[0].split(": ", 1)[-1]] + [line.strip() for line in exception[1:3]]
     own = []
     for path, line, func, code in frames:
         path, line = script_frame(path, line, code, root)
@@ -133,14 +146,17 @@ def tex_source(tex, root):
         return None
     try:
         import yaml
+
         from glossary.entries import split_front_matter
         config = yaml.safe_load((Path(root) / "config.yaml").read_text())
         md = Path(root) / config["entries_dir"] / m.group(1) / "entry.md"
         meta, _ = split_front_matter(md.read_text(encoding="utf-8"), md)
-        kind = next(f["kind"] for f in meta["figures"] if f["name"] == m.group(2))
+        fig = next(f for f in meta["figures"] if f["name"] == m.group(2))
     except Exception:   # only a hint: an entry that cannot be read is told elsewhere
         return None
-    return f"templates/figures/{kind}.tex.j2"
+    if fig.get("source"):
+        return f"{config['entries_dir']}/{m.group(1)}/{fig['source']}"
+    return f"templates/figures/{fig['kind']}.tex.j2"
 
 
 def explain_log(path, root):
@@ -154,37 +170,32 @@ def explain_log(path, root):
         if source:
             lines.insert(1, f"(the .tex is written from {source} by rule figure_tex)")
         return lines
-    return [l.strip() for l in text.splitlines() if l.strip()][-3:]
+    return [line.strip() for line in text.splitlines() if line.strip()][-3:]
 
 
-def failed_jobs(output):
-    """[(rule, jobid, fields)] for each 'Error in rule' block of Snakemake's output."""
-    jobs, seen = [], set()
-    for m in re.finditer(r"^Error in rule (\w+):\n((?:[ \t]+.*\n?)*)", output, re.M):
-        fields = dict(re.findall(r"^\s+(\w+): (.*)$", m.group(2), re.M))
-        key = fields.get("jobid") or m.group(0)
-        if key not in seen:
-            seen.add(key)
-            jobs.append((m.group(1), fields.get("jobid"), fields))
-    return jobs
+def error_message(event):
+    """The lines of a workflow error event (an exception before or outside any job): Snakemake
+    formats it as '<Exception> in file ..., line N:', the message, then the frames."""
+    lines = [line for line in (event.get("message") or "").splitlines() if line.strip()]
+    body = [line for line in lines[1:] if not line.startswith("  File ")] or lines[:1]
+    where = lines[0] if lines and " in file " in lines[0] else None
+    out = [f"error: {body[0].strip()}"] + ["  " + line.strip() for line in body[1:3]]
+    if where and event.get("exception") not in TOLD + ("WorkflowError",):
+        out.append(f"  ({where.rstrip(':')})")
+    return out
 
 
-# What Snakemake says at every start, failed or not: no part of an error.
-CHATTER = re.compile(r"Using (workflow specific )?profile|Workflow defines that rule \w+ is eligible for caching|"
-                     r"Assuming unrestricted shared filesystem usage")
-
-
-def failure_summary(output, root=None):
-    """A few lines (at most MAX_LINES - 1) naming what failed and where to look."""
+def failure_summary(events, stderr="", root=None):
+    """A few lines (at most MAX_LINES - 1) naming what failed and where to look, from Snakemake's
+    events (the glossary logger plugin's JSON lines)."""
     root = Path(root or os.getcwd())
-    messages = dict(re.findall(r"^Job (\d+): (.+)$", output, re.M))
     lines = [f"error: {tool} is missing; install Debian's {pkg}: apt-get install {pkg}"
              for tool, pkg in missing_tools()]
-    jobs = failed_jobs(output)
-    for n, (rule, jobid, fields) in enumerate(jobs):
-        what = messages.get(jobid) or fields.get("output", "").split(",")[0]
-        logs = [l.strip() for l in re.sub(r"\s*\(check log file.*\)$", "", fields.get("log", "")).split(",")
-                if l.strip()]
+    jobs = [e for e in events if e.get("event") == "job_error"]
+    messages = {e.get("jobid"): e.get("rule_msg") for e in events if e.get("event") == "job_info"}
+    for n, job in enumerate(jobs):
+        rule, logs = job.get("rule_name"), [str(log) for log in job.get("log") or []]
+        what = job.get("rule_msg") or messages.get(job.get("jobid")) or ", ".join(job.get("output") or [])
         if n > 0:
             lines.append(f"also failed: rule {rule} ({what})" + (f"; log: {logs[0]}" if logs else ""))
             continue
@@ -194,128 +205,198 @@ def failure_summary(output, root=None):
             detail = explain_log(root / log, root)
             if detail:
                 break
-        if not detail and fields.get("shell"):
-            detail = [fields["shell"].strip()]
-        lines += ["  " + l for l in detail]
-        if logs and not any("log: " in l for l in detail):
+        if not detail and job.get("shellcmd"):
+            detail = [job["shellcmd"].strip()]
+        lines += ["  " + line for line in detail]
+        if logs and not any("log: " in line for line in detail):
             lines.append(f"  log: {', '.join(logs)}")
     if not jobs:
-        # An error before any job ran: a bad entry, config.yaml or workflow file.
-        m = re.search(r"^(\w+(?:Error|Exception))(?: in file \"?(.+?)\"?, line (\d+))?:\n(.+?)(?:\n  File |\n\n|\Z)",
-                      output, re.M | re.S)
-        if m:
-            lines.append("error: " + m.group(4).strip().splitlines()[0])
-            lines += ["  " + l for l in m.group(4).strip().splitlines()[1:3]]
-            if m.group(2) and m.group(1) != "WorkflowError":
-                lines.append(f"  ({m.group(1)} in {shown(m.group(2), root)}, line {m.group(3)})")
-        else:
-            lines += [l for l in output.strip().splitlines() if l.strip() and not CHATTER.match(l)][-(MAX_LINES - 2):]
+        errors = [e for e in events if e.get("event") == "error"]
+        if errors:
+            lines += error_message(errors[0])
+        else:   # an error Snakemake's logger never saw (the workflow exited while it loaded)
+            lines += [line for line in stderr.strip().splitlines() if line.strip()][-(MAX_LINES - 2):]
     if len(lines) > MAX_LINES - 1:
         lines = lines[:MAX_LINES - 2] + [f"  ... ({len(lines) - MAX_LINES + 2} more lines left out)"]
-    return "\n".join(lines)
+    return lines
 
 
-# --- the build ----------------------------------------------------------------------
+# --- the lock -----------------------------------------------------------------------
 
 @contextlib.contextmanager
-def build_lock():
-    """One build at a time in this folder; yields the lock's file descriptor."""
+def build_lock(wait=False):
+    """One build at a time in this folder (make site, make slurm, the preview); yields the lock's
+    file descriptor, which Snakemake inherits so that the lock lives as long as the build does."""
     LOCK.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
-            raise SystemExit("error: another `make site` is running in this folder; wait for it to end") from None
+            raise BuildBusy("another build (make site, make slurm or make serve) is running in this "
+                            "folder; wait for it to end") from None
         yield fd
     finally:
         os.close(fd)
 
 
-def lift_stale_lock(snakemake):
-    """Snakemake's own lock, left by a build that was killed: no build holds ours,
-    so no Snakemake is running here and the lock can go."""
-    locks = Path(".snakemake/locks")
-    if locks.is_dir() and any(locks.iterdir()):
-        subprocess.run([str(snakemake), "--unlock", "--quiet"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        print("note: lifted the lock an interrupted build left")
+def snakemake_processes(folder="."):
+    """Snakemake processes (but this one) whose working folder is `folder`."""
+    import psutil
+    here, found = Path(folder).resolve(), []
+    for proc in psutil.process_iter(["pid", "cmdline", "cwd"]):
+        info = proc.info
+        cmd = " ".join(info.get("cmdline") or [])
+        if info["pid"] != os.getpid() and "snakemake" in cmd and info.get("cwd") \
+                and Path(info["cwd"]).resolve() == here:
+            found.append(info["pid"])
+    return found
 
 
-def run_snakemake(command, lock_fd):
-    """Run Snakemake, showing one line per job started; returns (exit status, output)."""
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            errors="replace", pass_fds=(lock_fd,))
-    output = []
+def lift_stale_lock(snakemake, env):
+    """Snakemake refused to start because its folder is locked: lift the lock when no Snakemake
+    process holds the folder (a killed build left it); True when lifted."""
+    if snakemake_processes():
+        return False
+    subprocess.run([str(snakemake), "--unlock", "--quiet"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return True
+
+
+# --- running Snakemake --------------------------------------------------------------
+
+class Outcome:
+    """What a Snakemake run came to: ok, the failure summary (lines), interrupted, its events."""
+
+    def __init__(self, status, events, stderr):
+        self.status, self.events, self.stderr = status, events, stderr
+        self.ok = status == 0
+        self.interrupted = status == 130
+        self.summary = [] if self.ok else (["interrupted"] if self.interrupted else failure_summary(events, stderr))
+
+    @property
+    def locked(self):
+        return any(e.get("event") == "error" and e.get("exception") == "LockException" for e in self.events)
+
+
+class Progress:
+    """`[done/total] message` per job started, with the time left once the build has run a while."""
+
+    def __init__(self, show):
+        self.show, self.done, self.total, self.start = show, 0, None, time.monotonic()
+
+    def eta(self):
+        elapsed = time.monotonic() - self.start
+        if not self.total or not self.done or elapsed < ETA_AFTER:
+            return None
+        return elapsed / self.done * (self.total - self.done)
+
+    def __call__(self, event):
+        kind = event.get("event")
+        if kind == "run_info":
+            self.total = (event.get("stats") or {}).get("total")
+        elif kind == "progress":
+            self.done, self.total = event["done"], event["total"]
+        elif kind == "job_info" and event.get("rule_msg") and self.show:
+            eta = self.eta()
+            left = f"  (~{eta:.0f} s left)" if eta is not None else ""
+            width = len(str(self.total or 0))
+            print(f"  [{self.done:>{width}}/{self.total or '?'}] {event['rule_msg']}{left}", flush=True)
+
+
+def snakemake_command(cores, profile, extra):
+    snakemake = Path(sys.executable).with_name("snakemake")
+    command = [str(snakemake), "--logger", "glossary", "--rerun-incomplete"]
+    command += ["--profile", profile] if profile else ["--cores", str(cores)]
+    # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
+    if os.environ.get("SNAKEMAKE_OUTPUT_CACHE"):
+        command.append("--cache")
+    return command + list(extra)
+
+
+def snakemake_env():
+    """Snakemake finds the logger plugin (src/snakemake_logger_plugin_glossary) on PYTHONPATH."""
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([src] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def _run_once(command, env, lock_fd, on_event):
+    # GLOSSARY_EVENTS=<file>: the events are also appended there, with the seconds since the start
+    # (`make bench` and the tests read which jobs ran, and for how long).
+    record = open(os.environ["GLOSSARY_EVENTS"], "a", encoding="utf-8") if os.environ.get("GLOSSARY_EVENTS") else None
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                            env=env, pass_fds=(lock_fd,))
+    stderr = []
+    reader = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
+    reader.start()
+    events = []
     try:
         for line in proc.stdout:
-            output.append(line)
-            job = re.match(r"Job \d+: (.+)$", line)
-            if job:
-                print(f"  {job.group(1)}", flush=True)
-        return proc.wait(), "".join(output)
+            try:
+                event = json.loads(line)
+            except ValueError:
+                stderr.append(line)      # not an event: printed by something else
+                continue
+            events.append(event)
+            if record:
+                record.write(json.dumps(dict(event, t=round(time.monotonic() - start, 3)), sort_keys=True) + "\n")
+            if on_event:
+                on_event(event)
+        status = proc.wait()
     except KeyboardInterrupt:
         proc.wait()     # Snakemake got the interrupt too and stops its jobs
-        return 130, "".join(output)
+        status = 130
+    finally:
+        if record:
+            record.close()
+    reader.join(timeout=5)
+    return Outcome(status, events, "".join(stderr))
 
 
-def quick_build(hashed):
-    """A prose-only edit: replay the page jobs (glossary.quick) and publish; None when it is not one."""
-    from glossary import quick
-    try:
-        jobs, _ = quick.plan(hashed)
-    except Exception as err:
-        from glossary.entries import EntryError     # loaded by then, when plan() read an entry
-        if not isinstance(err, EntryError):
-            raise
-        print(f"error: {err}\n{SITE}/ was left as it was.", file=sys.stderr)
-        return 1
-    if jobs is None:
-        return None
-    for job, records in jobs:
-        print(f"  {job['slug']}: HTML page (prose only: replayed without Snakemake)", flush=True)
-        try:
-            quick.replay([(job, records)])
-        except Exception:
-            import traceback
-            parsed = parse_traceback(traceback.format_exc())
-            lines = [f"error: rule page failed ({job['slug']}: HTML page)"]
-            lines += ["  " + l for l in explain_traceback(*parsed, os.getcwd())]
-            print("\n".join(lines[:MAX_LINES - 1]) + f"\n{SITE}/ was left as it was.", file=sys.stderr)
-            return 1
-    changed = publish.publish(STAGED, SITE)
-    stamp.record(".", hashed)
-    print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
-    return 0
+def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False):
+    """Run Snakemake on the staged site (results/site) without publishing; returns an Outcome.
+    on_event(dict) gets every event of the glossary logger plugin. Takes the build lock unless the
+    caller holds it (lock_fd); wait=True waits for a running build instead of refusing."""
+    if lock_fd is None:
+        with build_lock(wait=wait) as fd:
+            return run_snakemake(cores, extra, on_event, profile, fd)
+    command, env = snakemake_command(cores, profile, extra), snakemake_env()
+    outcome = _run_once(command, env, lock_fd, on_event)
+    if outcome.locked and lift_stale_lock(command[0], env):
+        print("note: lifted the lock an interrupted build left", flush=True)
+        outcome = _run_once(command, env, lock_fd, on_event)
+    elif outcome.locked:
+        outcome.summary = ["error: a Snakemake process is running in this folder (pid "
+                           f"{', '.join(map(str, snakemake_processes()))}); wait for it to end"]
+    return outcome
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
+    parser.add_argument("--profile", default=None, help="a Snakemake profile (make slurm: profiles/slurm)")
     parser.add_argument("snakemake_args", nargs="*")
     args = parser.parse_args(argv)
     if not args.snakemake_args and stamp.is_fresh():
         print(f"site up to date: open {SITE}/index.html")     # nothing the build reads has changed
         return 0
-    snakemake = Path(sys.executable).with_name("snakemake")
-    # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
-    cache = ["--cache"] if os.environ.get("SNAKEMAKE_OUTPUT_CACHE") else []
-    with build_lock() as fd:
-        hashed = stamp.source_hashes()   # before the build starts: an edit made meanwhile is not "built"
-        if not args.snakemake_args:
-            status = quick_build(hashed)
-            if status is not None:
-                return status
-        lift_stale_lock(snakemake)
-        status, output = run_snakemake([str(snakemake), "--cores", str(args.cores), "--rerun-incomplete",
-                                        *cache, *args.snakemake_args], fd)
-        if status != 0:
-            print(failure_summary(output) if status != 130 else "interrupted", file=sys.stderr)
-            print(f"{SITE}/ was left as it was.", file=sys.stderr)
-            return 1
-        changed = publish.publish(STAGED, SITE)
-        if not args.snakemake_args:
-            stamp.record(".", hashed)
+    try:
+        with build_lock() as fd:
+            hashed = stamp.source_hashes()   # before the build starts: an edit made meanwhile is not "built"
+            outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), args.profile, fd)
+            if not outcome.ok:
+                print("\n".join(outcome.summary), file=sys.stderr)
+                print(f"{SITE}/ was left as it was.", file=sys.stderr)
+                return 1
+            changed = publish.publish(STAGED, SITE)
+            if not args.snakemake_args:
+                stamp.record(".", hashed)
+    except BuildBusy as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
     return 0
 

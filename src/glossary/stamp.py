@@ -1,8 +1,7 @@
 """`make site` with nothing to do, without starting Snakemake.
 
-After a successful build and publish, record() writes .snakemake/site-stamp.json:
-a digest of every source the build reads (content hashes, sorted by path), each
-source's own hash (glossary.quick reads them to tell a prose-only edit), and a
+After a successful build and publish, record() writes results/.site-stamp.json:
+a digest of every source the build reads (content hashes, sorted by path) and a
 digest of the published site/.  is_fresh() recomputes both: when they match,
 site/ is what a build would publish, and Snakemake (seconds just to start and
 to check its DAG) need not run.  Anything else (an edit, a new or removed file,
@@ -17,9 +16,10 @@ import json
 import sys
 from pathlib import Path
 
-SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src", "entries")
+SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src",
+           "entries")
 SITE = "site"
-STAMP = ".snakemake/site-stamp.json"
+STAMP = "results/.site-stamp.json"
 
 
 def files(root, names):
@@ -81,14 +81,13 @@ def is_fresh(root="."):
 
 def record(root=".", hashed=None):
     """After a successful build and publish.  Pass the sources' hashes taken *before* the build
-    (source_hashes), so that an edit made while it ran is not recorded as built.  The
-    hashes of each source are kept too: they tell the next build which files changed."""
+    (source_hashes), so that an edit made while it ran is not recorded as built."""
     hashed = source_hashes(root) if hashed is None else hashed
     stamp = Path(root) / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
     tmp = stamp.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"sources": sources_digest(root, hashed), "site": site_digest(root),
-                               "files": hashed}, sort_keys=True) + "\n")
+    tmp.write_text(json.dumps({"sources": sources_digest(root, hashed), "site": site_digest(root)},
+                              sort_keys=True) + "\n")
     tmp.replace(stamp)
 
 

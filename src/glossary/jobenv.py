@@ -1,0 +1,14 @@
+"""The environment every job of the workflow starts from (Snakemake's own, which its jobs inherit)."""
+import os
+from pathlib import Path
+
+from glossary import numeric
+
+
+def prepare(basedir, numeric_env, environ=os.environ):
+    """The pinned numeric platform, the shared package importable, matplotlib without a display."""
+    numeric.apply(numeric_env, environ)
+    src = str(Path(basedir) / "src")
+    rest = [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != src]
+    environ["PYTHONPATH"] = os.pathsep.join([src, *rest])
+    environ["MPLBACKEND"] = "Agg"

@@ -1,0 +1,58 @@
+"""The only place where this project reaches inside Snakemake (pinned: snakemake 9.27.1).
+
+Fragile by nature: every attribute used here is Snakemake's private business and may move in
+any release.  Each function checks that what it touches is there and raises
+SnakemakeInternalsChanged, naming the attribute, when it is not, so a Snakemake upgrade fails
+loudly instead of silently losing the behaviour; tests/test_snakemake_internals.py runs them
+against the installed Snakemake.  Nothing else in the project touches Snakemake's internals.
+"""
+import threading
+
+# The rate limit Snakemake's command line always sets (--max-jobs-per-timespan 100/1s).
+DEFAULT_RATE_LIMIT = (100, 1)
+
+
+class SnakemakeInternalsChanged(RuntimeError):
+    pass
+
+
+def _attribute(obj, name, where):
+    if not hasattr(obj, name):
+        raise SnakemakeInternalsChanged(
+            f"Snakemake has no {where}.{name} any more: glossary.snakemake_internals needs updating "
+            "for this Snakemake version (or pin the version requirements.lock names)")
+    return getattr(obj, name)
+
+
+def drop_default_rate_limit(workflow):
+    """Remove the default job rate limit from a local run.
+
+    With any rate limit, each pass of Snakemake's job selection starts a timer for another pass
+    one timespan later, and every finished job starts such a chain: the main process ends up
+    re-selecting jobs many times a second and takes a core from the jobs.  Local jobs here take
+    one core each and at least 0.1 s, so the default limit never holds one back.  A limit set
+    on purpose (another value, a cluster executor) stays.  Upstream, a public way to switch the
+    limit off (e.g. `--max-jobs-per-timespan none`) would make this function unnecessary.
+    Returns True when the limit was dropped.
+    """
+    scheduler = _attribute(workflow, "scheduler", "workflow")
+    limiter = _attribute(scheduler, "job_rate_limiter", "workflow.scheduler")
+    if limiter is None or not workflow.local_exec:
+        return False
+    where = "workflow.scheduler.job_rate_limiter"
+    pair = (_attribute(limiter, "max_jobs", where), _attribute(limiter, "timespan", where))
+    if pair != DEFAULT_RATE_LIMIT:
+        return False
+    scheduler.job_rate_limiter = None
+    return True
+
+
+def cancel_selection_timers():
+    """Where a rate limit stays, Snakemake re-runs its job selection on threading.Timer threads and
+    Python waits for them before it exits: once the workflow is over, nothing is left to select."""
+    cancelled = 0
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
+            cancelled += 1
+    return cancelled
