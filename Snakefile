@@ -17,9 +17,12 @@ include: "workflow/rules/compute.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebook.smk"
 include: "workflow/rules/pages.smk"
+include: "workflow/rules/print.smk"
+include: "workflow/rules/links.smk"
 
 
 rule all:
     default_target: True
     input:
         site_files(),
+        "results/links/report.txt",

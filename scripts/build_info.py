@@ -10,8 +10,8 @@ jsonio.write(snakemake.output["info"], {
     "python": platform.python_version(),
     "glibc": " ".join(platform.libc_ver()),
     "packages": {name: version(name) for name in
-                 ("numpy", "matplotlib", "snakemake", "jinja2", "nbformat", "markdown-it-py",
-                  "latex2mathml")},
+                 ("numpy", "matplotlib", "snakemake", "jinja2", "nbformat", "pypandoc-binary",
+                  "Pygments")},
     "tex": snakemake.params["tex"].get("tex"),
     "pgfplots": snakemake.params["tex"].get("pgfplots"),
     "poppler": latex.first_line("pdftocairo", "-v"),

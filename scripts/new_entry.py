@@ -8,11 +8,9 @@ with one line, and nothing is written.
 
     python scripts/new_entry.py weight-decay
 """
-import os
-import sys
-
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import jinja2
@@ -21,7 +19,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates" / "new-entry"
 sys.path.insert(0, str(ROOT / "src"))
-from glossary import entries
+from glossary import entries  # noqa: E402 (after the path to src/ is set)
 
 # Stricter than what the build accepts ([a-z0-9-]+): no leading, trailing or double hyphens.
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,5 +1,4 @@
-"""Rule page: an entry's HTML page (glossary.pagejob), and the record of the job
-that `make site` replays after a prose-only edit."""
+"""Rule page: an entry's HTML page (glossary.pagejob)."""
 import sys
 
 from glossary import pagejob

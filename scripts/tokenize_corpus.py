@@ -1,4 +1,5 @@
-"""Rule tokenize (named so as not to hide the standard library's tokenize): the demo's prepare() turns its corpus into tokens (data for training)."""
+"""Rule tokenize (named so as not to hide the standard library's tokenize): the demo's prepare()
+turns its corpus into tokens (data for training)."""
 from glossary import demo, jsonio, steps
 
 module = steps.start(snakemake)

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SEEDS, pinned_environ
 
 SEED = SEEDS / "000_bccada11a9c236ee.txt"
@@ -45,8 +44,8 @@ def test_csv_equals_seed_value_by_value(built, seed_run, name):
 def test_check_lines_equal_seed(built, seed_run):
     root, _ = built
     _, seed_out = seed_run
-    ours = [l for p in sorted((root / "results" / "attention" / "checks").glob("*.txt"))
-            for l in p.read_text().splitlines()]
+    ours = [line for p in sorted((root / "results" / "attention" / "checks").glob("*.txt"))
+            for line in p.read_text().splitlines()]
     theirs = seed_out.splitlines()
     for tag in ("[B-tokens]", "[B-train]", "[B-display]"):
-        assert [l for l in ours if l.startswith(tag)] == [l for l in theirs if l.startswith(tag)]
+        assert [line for line in ours if line.startswith(tag)] == [line for line in theirs if line.startswith(tag)]

@@ -1,4 +1,4 @@
-"""The pinned numeric platform (config.yaml `numeric_env`, README "Same bytes on every
+"""The pinned numeric platform (config.yaml `numeric_env`, docs/numeric-platform.md "Same bytes on every
 x86-64 machine"): whatever the caller's environment says about OpenBLAS, numpy's
 SIMD dispatch, glibc's libm or threads, the jobs compute on the pinned platform and
 train the same model, byte for byte; without the pin the model changes."""
@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import BIN, REPO, build_site, numeric_env, pinned_environ, snakemake, tree_bytes
+
 from glossary import numeric, verify
 
 MODELS = ["results/attention/model.json", "results/multi-head-attention/model.json"]
@@ -35,7 +35,7 @@ def x86_64_with_avx2_fma():
     if platform.machine() != "x86_64":
         return False
     try:
-        flags = next(l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("flags"))
+        flags = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags"))
     except (OSError, StopIteration):
         return False
     return {"avx2", "fma"} <= set(flags.split(":", 1)[1].split())

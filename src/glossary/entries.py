@@ -25,13 +25,46 @@ class EntryError(ValueError):
     """A mistake in an entry or in config.yaml, told as `file: field: problem; fix`."""
 
 
+class FrontMatterError(ValueError):
+    def __init__(self, message, line):
+        super().__init__(message)
+        self.line = line
+
+
+class StrictLoader(yaml.SafeLoader):
+    """YAML as entries need it: a field given twice, a key that is not text, or an alias (which
+    copies one part of the metadata into another unseen) is a mistake, not something to guess at."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line
+            if not isinstance(key, str):
+                raise FrontMatterError(f"the key {key!r} is not a field name; write the field's name as text", line)
+            if key in seen:
+                raise FrontMatterError(f"field {key!r} is given twice (also on line {seen[key] + 2}); "
+                                       "keep one of them", line)
+            seen[key] = line
+        return super().construct_mapping(node, deep)
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise FrontMatterError(f"the alias *{event.anchor} repeats another part of the metadata; "
+                                   "write the value out", event.start_mark.line)
+        return super().compose_node(parent, index)
+
+
 def split_front_matter(text, path):
     match = re.match(r"\A---\n(.*?)\n---\n?(.*)\Z", text, re.S)
     if not match:
         raise EntryError(f"{path}: front matter: the file must start with a '---' line, "
                          "the YAML metadata, and a closing '---' line; add them")
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = yaml.load(match.group(1), Loader=StrictLoader) or {}
+    except FrontMatterError as err:
+        raise EntryError(f"{path}: front matter (line {err.line + 2}): {err}") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark else ""
@@ -88,7 +121,7 @@ def schema_message(path, error):
 
 
 def validate(data, schema, path):
-    import jsonschema   # here: the jobs that only read front matter or raise EntryError do without it
+    import jsonschema  # here: the jobs that only read front matter or raise EntryError do without it
     validator = jsonschema.Draft202012Validator(schema)
     # One mistake, the first by field (list items in order); at one place an unknown field (a typo,
     # likely) comes before the missing one it was meant to be.
@@ -113,13 +146,37 @@ def check_csv_declarations(meta, md):
     names = [c["name"] for c in meta["csv"]]
     for i, c in enumerate(meta["csv"]):
         if names.index(c["name"]) != i:
-            raise EntryError(f"{md}: csv[{i}].name: {c['name']!r} is declared twice (also csv[{names.index(c['name'])}]); "
+            first = names.index(c["name"])
+            raise EntryError(f"{md}: csv[{i}].name: {c['name']!r} is declared twice (also csv[{first}]); "
                              "declare each CSV once")
         columns = c["columns"]
         for j, col in enumerate(columns):
             if columns.index(col) != j:
                 raise EntryError(f"{md}: csv[{i}].columns[{j}]: {col!r} appears twice in {c['name']}'s header; "
                                  "give each column its own name")
+
+
+def check_custom_figure(fig, where, folder, declared):
+    """A custom figure: its template beside entry.md, and a declared CSV if it names one."""
+    if not (Path(folder) / fig["source"]).is_file():
+        raise EntryError(f"{where}.source: {fig['source']!r} is not a file in {folder}; put the figure's "
+                         ".tex.j2 template beside entry.md or fix the name")
+    if "csv" in fig and fig["csv"] not in declared:
+        raise EntryError(f"{where}.csv: {fig['csv']!r} is not declared under csv; name one of: "
+                         f"{', '.join(declared)} (or declare it under csv with its columns)")
+
+
+def check_data(meta, md):
+    """The declared data files: each inside the entry's folder, and there."""
+    folder = Path(md).parent
+    for i, name in enumerate(meta.get("data", [])):
+        path = folder / name
+        if ".." in Path(name).parts or not path.resolve().is_relative_to(folder.resolve()):
+            raise EntryError(f"{md}: data[{i}]: {name!r} is outside the entry's folder; put the file "
+                             f"in {folder} and name it relative to it")
+        if not path.is_file():
+            raise EntryError(f"{md}: data[{i}]: {name!r} is not a file in {folder}; add it or remove it "
+                             "from data")
 
 
 def check_figures(meta, md):
@@ -130,6 +187,9 @@ def check_figures(meta, md):
         where = f"{md}: figures[{i}]"
         if names.index(fig["name"]) != i:
             raise EntryError(f"{where}.name: {fig['name']!r} is used twice; give each figure its own name")
+        if fig["kind"] == "custom":
+            check_custom_figure(fig, where, Path(md).parent, declared)
+            continue
         if fig["csv"] not in declared:
             raise EntryError(f"{where}.csv: {fig['csv']!r} is not declared under csv; name one of: "
                              f"{', '.join(declared)} (or declare it under csv with its columns)")
@@ -169,6 +229,7 @@ def load_entry(folder, schema):
                          "name the demo script that sits beside entry.md")
     check_csv_declarations(meta, md)
     check_figures(meta, md)
+    check_data(meta, md)
     meta = dict(meta, slug=folder.name, path=str(md), body=body)
     meta.setdefault("see_also", [])
     meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
@@ -200,6 +261,8 @@ def load_all(entries_dir, schema_path):
                 hint = f"did you mean {close[0]!r}? " if close else ""
                 raise EntryError(f"{entry['path']}: see_also[{i}]: no entry {other!r}; {hint}"
                                  f"name one of: {', '.join(s for s in entries if s != slug)}")
+    from glossary import xref  # here: xref imports this module
+    xref.check(entries)         # every [[slug]] in the prose names an entry
     return entries
 
 

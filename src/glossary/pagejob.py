@@ -1,17 +1,13 @@
 """The page job: an entry's HTML page from its prose, the run's facts and check
 lines, its figures and the published demo's source.
 
-Rule page runs it (scripts/page.py) and keeps, beside its other results, a
-record of the job as plain data: its inputs, params and config values, and the
-content hash of every input.  After a prose-only edit,
-`make site` replays that record (glossary.quick) instead of starting Snakemake:
-the same function, on the same inputs, writes the same bytes.
+Rule page runs it (scripts/page.py) on the inputs Snakemake hands it; the preview
+server (glossary.preview) runs the same render on the last build's results and the
+entry.md as it is being edited, into its own folder.
 """
-import hashlib
 from pathlib import Path
 
-from glossary import demo, jsonio, pages, publish, stamp
-from glossary.entries import split_front_matter
+from glossary import demo, pages
 
 # The config.yaml values a page shows.
 CONFIG = ("site_title", "colab_prefix")
@@ -30,34 +26,17 @@ def from_snakemake(smk):
     """The job Snakemake is running, as plain data."""
     return {"slug": smk.wildcards["entry"],
             "input": {k: plain(v) for k, v in smk.input.items()},
-            "params": dict(smk.params.items()),
+            "params": smk.params["page"],
             "config": {k: smk.config[k] for k in CONFIG},
-            "output": {k: plain(v) for k, v in smk.output.items()},
-            "log": smk.log[0]}
+            "output": {k: plain(v) for k, v in smk.output.items()}}
 
 
-def fingerprint(path):
-    """sha256 of a file, or of a folder's files (names and contents); None when missing."""
-    path = Path(path)
-    if path.is_file():
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    if not path.is_dir():
-        return None
-    return stamp.digest({rel.as_posix(): fingerprint(path / rel) for rel in publish.files(path)})
-
-
-def input_paths(job):
-    return sorted({p for v in job["input"].values() for p in as_list(v)})
-
-
-def render(job):
-    """The page's HTML."""
+def render(job, prose_html=None):
+    """The page's HTML: its prose is rule prose's prose.html, or `prose_html` (the preview's)."""
     inp, params, config, slug = job["input"], job["params"], job["config"], job["slug"]
     meta, others, base = params["meta"], params["others"], params["base_url"]
-    _, body = split_front_matter(Path(inp["entry"]).read_text(encoding="utf-8"), inp["entry"])
-    facts = {}
-    for path in as_list(inp["facts"]):
-        facts.update(jsonio.read(path))
+    if prose_html is None:
+        prose_html = Path(inp["prose"]).read_text(encoding="utf-8")
     checks = "".join(Path(p).read_text(encoding="utf-8") for p in sorted(as_list(inp["checks"])))
     script = Path(inp["script"]).read_text(encoding="utf-8")
     head, blocks = demo.blocks(script)
@@ -70,7 +49,7 @@ def render(job):
     previous, following = pages.neighbours(others, slug)
     context = dict(
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
-        prose=pages.prose(body, facts, inp["entry"]),
+        prose=prose_html, referenced_by=params.get("referenced_by", []),
         checks=checks.rstrip("\n").split("\n"),
         csvs=sorted(p.name for p in Path(inp["data"]).glob("*.csv")),
         colab=config["colab_prefix"] + f"{slug}.ipynb",
@@ -86,9 +65,31 @@ def render(job):
 
 
 def run(job):
-    """Write the page, then the record of the job that wrote it."""
-    html = render(job)
-    Path(job["output"]["html"]).write_text(html, encoding="utf-8")
-    record = dict(job, hashes={p: fingerprint(p) for p in input_paths(job)})
-    jsonio.write(job["output"]["job"], record)
-    return record
+    Path(job["output"]["html"]).write_text(render(job), encoding="utf-8")
+
+
+def preview_job(slug, root="."):
+    """The page job of entry `slug` as rule page would run it now, read from the workflow's own
+    definitions (config.yaml, the entries, workflow/rules/common.smk's input functions through the
+    same module functions): for the preview, which renders it outside Snakemake."""
+    import yaml
+
+    from glossary import entries, layout
+    root = Path(root).resolve()
+    config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
+    loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
+    return layout.page_job(slug, loaded, config, root)
+
+
+def preview_prose(job):
+    """The prose of the page job's entry as HTML, from its entry.md as it is now and the last build's
+    facts: rule prose's work, HTML only (one pandoc parse, one writer: the fastest)."""
+    from glossary import prose
+    inp, params = job["prose"]["input"], job["prose"]["params"]
+    return prose.render_file(inp["entry"], inp["facts"], inp["notation"], params["titles"], formats=("html",))["html"]
+
+
+def preview_page(slug, root="."):
+    """The HTML of entry `slug`'s page from its entry.md as it is now and the last build's results."""
+    job = preview_job(slug, root)
+    return render(job, preview_prose(job))

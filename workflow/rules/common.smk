@@ -1,75 +1,52 @@
-# Shared by every stage: the entries (checked before any job runs), the numeric
-# platform of the jobs, and the input lists of the rules.
-import os
+# Shared by every stage: the entries (checked before any job runs), the environment of the
+# jobs, and the input functions of the rules (the rule files hold rules only).
+import platform
 import sys
-import threading
+from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+from glossary import codekey, imports, jobenv, latex, layout, snakemake_internals
 from glossary import entries as glossary_entries
-from glossary import numeric
 
+# A mistake in an entry stops the build here, before any job runs, with one message.
 try:
     ENTRIES = glossary_entries.load_all(config["entries_dir"], glossary_entries.SCHEMA)
 except glossary_entries.EntryError as err:
-    sys.exit(f"error: {err}")
+    raise WorkflowError(str(err)) from None
 
-# Every job starts from this environment: the pinned numeric platform, the
-# shared package importable, matplotlib without a display.
-numeric.apply(config["numeric_env"])
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    [str(Path(workflow.basedir) / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
-os.environ["MPLBACKEND"] = "Agg"
+jobenv.prepare(workflow.basedir, config["numeric_env"])
 
-SITE = "results/site"
 
 # Which ready job takes a free core first: the training chain (the build's long
-# pole: the attention demo trains for most of a clean build), then what an entry's
-# page waits for (its figures as SVG, its preview, the page); the PNGs, notebooks,
-# index and the other site files fit in around them.
+# pole), then what an entry's page waits for; the rest fits in around them.
 PRIORITY = {"compute": 20, "page_path": 10}
 
+# Everything that makes the numbers differ besides the code: reruns (and cache misses) when it changes.
+PLATFORM = {
+    "numeric_env": config["numeric_env"],
+    "python": platform.python_version(),
+    "numpy": version("numpy"),
+}
 
-# Where a job rate limit stays (--max-jobs-per-timespan set on purpose, a cluster
-# executor; see drop_default_rate_limit below), Snakemake re-runs its job
-# selection on a timer, and Python waits for pending timers before it exits: such
-# runs ended up to a timespan after their last job.  Once the workflow is over,
-# nothing is left to select, so the timers go.
-def stop_selection_timers():
-    for thread in threading.enumerate():
-        if isinstance(thread, threading.Timer):
-            thread.cancel()
+# A TeX Live or pgfplots upgrade reruns the figures' format (it holds pgfplots as loaded) and build-info.json.
+TEX_VERSIONS = latex.versions()
 
-
-# With a job rate limit (--max-jobs-per-timespan; the command line always sets one,
-# 100/1s), every pass of Snakemake's job selection ends by starting a timer for
-# another pass a timespan later, which starts one in turn: each finished job begins
-# such a chain, and a build of n jobs came to run up to n passes a second, each
-# re-evaluating the params of every ready job and stat-ing their inputs.  At 200
-# entries Snakemake's main process took a core from the jobs (parallel efficiency
-# 73%).  Local jobs here take one core and at least 0.1 s, so the default limit
-# never holds one back: a local run drops it, and each finished job then gives
-# one pass.  A limit set on purpose (another value, or a cluster executor) stays.
-DEFAULT_RATE_LIMIT = (100, 1)
-
-
-def drop_default_rate_limit():
-    scheduler = getattr(workflow, "scheduler", None)
-    limiter = getattr(scheduler, "job_rate_limiter", None)
-    if workflow.local_exec and limiter is not None and (limiter.max_jobs, limiter.timespan) == DEFAULT_RATE_LIMIT:
-        scheduler.job_rate_limiter = None
+# URLs are relative to the site's root unless config.yaml names where it is served
+# (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
+BASE_URL = config.get("site_url", "")
 
 
 onstart:
-    drop_default_rate_limit()
+    snakemake_internals.drop_default_rate_limit(workflow)
 
 
 onsuccess:
-    stop_selection_timers()
+    snakemake_internals.cancel_selection_timers()
 
 
 onerror:
-    stop_selection_timers()
+    snakemake_internals.cancel_selection_timers()
 
 
 wildcard_constraints:
@@ -78,9 +55,10 @@ wildcard_constraints:
     name="[A-Za-z0-9_-]+",
 
 
-def lib(*modules):
-    """The shared package's modules a rule's script imports (inputs, so edits rerun it)."""
-    return [f"src/glossary/{m}.py" for m in ("__init__",) + modules]
+def lib(script):
+    """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an
+    edit of any of them reruns the rule's jobs)."""
+    return imports.closure(f"scripts/{script}.py")
 
 
 def entry(wildcards):
@@ -95,19 +73,136 @@ def figure(wildcards):
     return next(f for f in entry(wildcards)["figures"] if f["name"] == wildcards.figure)
 
 
+_CODE_KEYS = {}
+
+
+def code_key(wildcards):
+    """The meaning of the demo's code (glossary.codekey): the training rules' key instead of its bytes."""
+    path = demo(wildcards)
+    if path not in _CODE_KEYS:
+        _CODE_KEYS[path] = codekey.file_key(path)
+    return _CODE_KEYS[path]
+
+
+def figure_template(wildcards):
+    """A built-in kind's template, or a custom figure's own .tex.j2 beside its entry.md."""
+    spec = figure(wildcards)
+    if spec["kind"] == "custom":
+        return f"{config['entries_dir']}/{wildcards.entry}/{spec['source']}"
+    return f"templates/figures/{spec['kind']}.tex.j2"
+
+
+def entry_data(wildcards):
+    """The data files entry.md declares (`data`): inputs of the compute rules, so an edit retrains."""
+    folder = f"{config['entries_dir']}/{wildcards.entry}"
+    return [f"{folder}/{name}" for name in entry(wildcards).get("data", [])]
+
+
+def figure_index(wildcards):
+    return [f["name"] for f in entry(wildcards)["figures"]].index(wildcards.figure)
+
+
+def entry_file(wildcards):
+    return entry(wildcards)["path"]
+
+
+def declared_csv(wildcards):
+    return entry(wildcards).get("csv")
+
+
+def entry_title(wildcards):
+    return entry(wildcards)["title"]
+
+
+def entry_summary(wildcards):
+    return entry(wildcards)["summary"]
+
+
+def page_inputs(wildcards):
+    return layout.page_inputs(wildcards.entry, ENTRIES)
+
+
+def page_params(wildcards):
+    return layout.page_params(wildcards.entry, ENTRIES, config)
+
+
+def prose_inputs(wildcards):
+    return layout.prose_inputs(wildcards.entry, ENTRIES)
+
+
+def prose_titles(wildcards):
+    return layout.prose_params(wildcards.entry, ENTRIES)["titles"]
+
+
+def all_metas(wildcards=None):
+    return {slug: glossary_entries.front_matter(entry) for slug, entry in ENTRIES.items()}
+
+
+def site_pages(wildcards=None):
+    return ["index.html"] + [f"terms/{slug}.html" for slug in ENTRIES]
+
+
+def others(wildcards=None):
+    return layout.others(ENTRIES)
+
+
+def entry_meta(wildcards):
+    return glossary_entries.front_matter(entry(wildcards))
+
+
+def entry_checks(wildcards):
+    return layout.page_inputs(wildcards.entry, ENTRIES)["checks"]
+
+
+def entry_figure_pdfs(slug):
+    figures = f"results/site/terms/{slug}/figures"
+    return [f"{figures}/{f['name']}.pdf" for f in ENTRIES[slug]["figures"]]
+
+
+def figure_pdfs(wildcards):
+    return entry_figure_pdfs(wildcards.entry)
+
+
+def book_sections(wildcards=None):
+    """Every entry's print section, in the book's order (alphabetical by title, as the index)."""
+    return [f"results/{o['slug']}/print/section.tex" for o in layout.others(ENTRIES)]
+
+
+def book_figures(wildcards=None):
+    return [pdf for slug in ENTRIES for pdf in entry_figure_pdfs(slug)]
+
+
 def entry_files(slug):
     e = ENTRIES[slug]
-    terms = f"{SITE}/terms"
-    files = [f"{terms}/{slug}.html", f"{terms}/{slug}.py", f"{terms}/{slug}.ipynb",
-             f"{terms}/{slug}/data", f"{terms}/{slug}/{e['preview']}"]
+    terms = "results/site/terms"
+    files = [
+        f"{terms}/{slug}.html",
+        f"{terms}/{slug}.md",
+        f"{terms}/{slug}.py",
+        f"{terms}/{slug}.ipynb",
+        f"{terms}/{slug}.pdf",
+        f"{terms}/{slug}/data",
+        f"{terms}/{slug}/{e['preview']}",
+    ]
     for fig in e["figures"]:
         files += [f"{terms}/{slug}/figures/{fig['name']}.{ext}" for ext in ("pdf", "svg", "png")]
     return files
 
 
 def site_files():
-    files = [f"{SITE}/{name}" for name in
-             ("index.html", "style.css", "build-info.json", "terms.json", "sitemap.xml")]
+    names = (
+        "index.html",
+        "style.css",
+        "favicon.svg",
+        "favicon.ico",
+        "build-info.json",
+        "terms.json",
+        "sitemap.xml",
+        "llms.txt",
+        "notation.sty",
+        "dictionary.pdf",
+    )
+    files = [f"results/site/{name}" for name in names]
     for slug in ENTRIES:
         files += entry_files(slug)
     return files

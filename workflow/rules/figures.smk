@@ -2,45 +2,43 @@
 # compiled by pdflatex (print) from a format of their shared preamble, then
 # converted to SVG (page) and PNG (fallback); the matplotlib preview comes from
 # the demo's own preview().
-from glossary import latex
-
-# A TeX Live or pgfplots upgrade reruns the format (it holds pgfplots as loaded) and build-info.json.
-TEX_VERSIONS = latex.versions()
 
 
 rule preview:
-    message: "{wildcards.entry}: matplotlib preview {wildcards.name}.png"
-    priority: PRIORITY["page_path"]
     input:
         demo=demo,
-        data=SITE + "/terms/{entry}/data",
-        lib=lib("demo", "numeric", "steps"),
+        data="results/site/terms/{entry}/data",
+        lib=lib("preview"),
     output:
-        png=SITE + "/terms/{entry}/{name}.png",
+        png="results/site/terms/{entry}/{name}.png",
         checks="results/{entry}/checks/4-preview-{name}.txt",
     log:
         "logs/preview/{entry}-{name}.log",
+    priority: PRIORITY["page_path"]
+    message:
+        "{wildcards.entry}: matplotlib preview {wildcards.name}.png"
     script:
         "../../scripts/preview.py"
 
 
 rule figure_tex:
-    message: "{wildcards.entry}: pgfplots source of figure {wildcards.figure}"
-    priority: PRIORITY["page_path"]
     input:
-        template=lambda wc: f"templates/figures/{figure(wc)['kind']}.tex.j2",
+        template=figure_template,
         preamble="templates/figures/preamble.tex.j2",
-        data=SITE + "/terms/{entry}/data",
+        data="results/site/terms/{entry}/data",
         facts="results/{entry}/facts/export.json",
-        lib=lib("figures", "entries"),
+        lib=lib("figure_tex"),
     output:
         tex="results/{entry}/figures/{figure}.tex",
-    params:
-        spec=figure,
-        entry_file=lambda wc: entry(wc)["path"],
-        index=lambda wc: [f["name"] for f in entry(wc)["figures"]].index(wc.figure),
     log:
         "logs/figure_tex/{entry}-{figure}.log",
+    priority: PRIORITY["page_path"]
+    params:
+        spec=figure,
+        entry_file=entry_file,
+        index=figure_index,
+    message:
+        "{wildcards.entry}: pgfplots source of figure {wildcards.figure}"
     script:
         "../../scripts/figure_tex.py"
 
@@ -48,62 +46,66 @@ rule figure_tex:
 # pgfplots takes most of a figure's compile time just to load: the shared preamble
 # is loaded once per build and dumped as a format that every pdflatex job starts from.
 rule latex_format:
-    message: "pdflatex format of the figures' preamble"
-    priority: PRIORITY["page_path"]
     input:
         preamble="templates/figures/preamble.tex.j2",
-        lib=lib("figures", "entries", "latex"),
+        lib=lib("latex_format"),
     output:
         tex="results/latex/preamble.tex",
         fmt="results/latex/figures.fmt",
-    params:
-        tex=TEX_VERSIONS,
     log:
         job="logs/latex_format/figures.log",
         tex="logs/latex_format/figures.tex.log",
+    priority: PRIORITY["page_path"]
+    params:
+        tex=TEX_VERSIONS,
+    message:
+        "pdflatex format of the figures' preamble"
     script:
         "../../scripts/latex_format.py"
 
 
 rule pdflatex:
-    message: "{wildcards.entry}: pdflatex figure {wildcards.figure}"
-    priority: PRIORITY["page_path"]
     input:
         tex="results/{entry}/figures/{figure}.tex",
         fmt="results/latex/figures.fmt",
-        data=SITE + "/terms/{entry}/data",
-        lib=lib("latex"),
+        data="results/site/terms/{entry}/data",
+        lib=lib("pdflatex"),
     output:
-        pdf=SITE + "/terms/{entry}/figures/{figure}.pdf",
+        pdf="results/site/terms/{entry}/figures/{figure}.pdf",
     log:
         job="logs/pdflatex/{entry}-{figure}.log",
         tex="logs/pdflatex/{entry}-{figure}.tex.log",
+    priority: PRIORITY["page_path"]
+    message:
+        "{wildcards.entry}: pdflatex figure {wildcards.figure}"
     script:
         "../../scripts/pdflatex.py"
 
 
 rule pdf_to_svg:
-    message: "{wildcards.entry}: SVG of figure {wildcards.figure}"
-    priority: PRIORITY["page_path"]
     input:
-        pdf=SITE + "/terms/{entry}/figures/{figure}.pdf",
+        pdf="results/site/terms/{entry}/figures/{figure}.pdf",
     output:
-        svg=SITE + "/terms/{entry}/figures/{figure}.svg",
+        svg="results/site/terms/{entry}/figures/{figure}.svg",
     log:
         "logs/pdf_to_svg/{entry}-{figure}.log",
+    priority: PRIORITY["page_path"]
+    message:
+        "{wildcards.entry}: SVG of figure {wildcards.figure}"
     shell:
         "pdftocairo -svg {input.pdf:q} {output.svg:q} 2> {log:q}"
 
 
 rule pdf_to_png:
-    message: "{wildcards.entry}: PNG of figure {wildcards.figure}"
     input:
-        pdf=SITE + "/terms/{entry}/figures/{figure}.pdf",
+        pdf="results/site/terms/{entry}/figures/{figure}.pdf",
     output:
-        png=SITE + "/terms/{entry}/figures/{figure}.png",
-    params:
-        prefix=lambda wc, output: output.png[: -len(".png")],
+        png="results/site/terms/{entry}/figures/{figure}.png",
     log:
         "logs/pdf_to_png/{entry}-{figure}.log",
+    params:
+        prefix=lambda wildcards, output: output.png[: -len(".png")],
+    message:
+        "{wildcards.entry}: PNG of figure {wildcards.figure}"
     shell:
         "pdftoppm -png -r 192 -singlefile {input.pdf:q} {params.prefix:q} 2> {log:q}"

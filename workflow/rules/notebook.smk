@@ -2,29 +2,31 @@
 
 
 rule publish_demo:
-    message: "{wildcards.entry}: publish the demo script"
     input:
         demo=demo,
-        lib=lib("demo", "notebook", "numeric"),
+        lib=lib("publish_demo"),
     output:
-        script=SITE + "/terms/{entry}.py",
+        script="results/site/terms/{entry}.py",
     log:
         "logs/publish_demo/{entry}.log",
+    message:
+        "{wildcards.entry}: publish the demo script"
     script:
         "../../scripts/publish_demo.py"
 
 
 rule notebook:
-    message: "{wildcards.entry}: notebook from the demo script"
     input:
-        script=SITE + "/terms/{entry}.py",
-        lib=lib("demo", "notebook", "numeric"),
+        script="results/site/terms/{entry}.py",
+        lib=lib("notebook"),
     output:
-        notebook=SITE + "/terms/{entry}.ipynb",
-    params:
-        title=lambda wc: entry(wc)["title"],
-        summary=lambda wc: entry(wc)["summary"],
+        notebook="results/site/terms/{entry}.ipynb",
     log:
         "logs/notebook/{entry}.log",
+    params:
+        title=entry_title,
+        summary=entry_summary,
+    message:
+        "{wildcards.entry}: notebook from the demo script"
     script:
         "../../scripts/notebook.py"

@@ -1,129 +1,164 @@
-# Stage 4: the HTML pages, the stylesheet (with the code colours), the
-# machine-readable terms.json and sitemap.xml, and build-info.json.
-
-# URLs are relative to the site's root unless config.yaml names where it is served
-# (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
-BASE_URL = config.get("site_url", "")
+# Stage 4: the HTML pages, the stylesheet (with the code colours), the favicon,
+# the machine-readable terms.json and sitemap.xml, and build-info.json.
 
 
-def page_facts(wildcards):
-    return [f"results/{wildcards.entry}/facts/{step}.json" for step in ("tokenize", "train", "export")]
+rule prose:
+    input:
+        unpack(prose_inputs),
+        lib=lib("prose"),
+    output:
+        html="results/{entry}/prose.html",
+        latex="results/{entry}/prose.tex",
+        markdown="results/site/terms/{entry}.md",
+    log:
+        "logs/prose/{entry}.log",
+    priority: PRIORITY["page_path"]
+    params:
+        titles=prose_titles,
+        title=entry_title,
+        summary=entry_summary,
+    message:
+        "{wildcards.entry}: prose as HTML, LaTeX and Markdown"
+    script:
+        "../../scripts/prose.py"
 
 
-def page_checks(wildcards):
-    name = Path(entry(wildcards)["preview"]).stem
-    return [f"results/{wildcards.entry}/checks/{c}.txt"
-            for c in ("1-tokenize", "2-train", "3-export", f"4-preview-{name}")]
+rule notation:
+    input:
+        sty="templates/notation.sty",
+    output:
+        sty="results/site/notation.sty",
+    log:
+        "logs/notation/notation.log",
+    message:
+        "notation.sty"
+    shell:
+        "cp {input.sty} {output.sty} 2> {log}"
 
 
-def entry_meta(slug):
-    return glossary_entries.front_matter(ENTRIES[slug])
-
-
-def others(wildcards=None):
-    """Every entry's slug, title and summary, for links between pages (alphabetical by title)."""
-    rows = [{"slug": s, "title": e["title"], "summary": e["summary"], "see_also": e["see_also"]}
-            for s, e in ENTRIES.items()]
-    return sorted(rows, key=lambda r: (r["title"].lower(), r["slug"]))
+rule llms_txt:
+    input:
+        lib=lib("llms_txt"),
+    output:
+        txt="results/site/llms.txt",
+    log:
+        "logs/llms_txt/llms_txt.log",
+    params:
+        metas=all_metas,
+    message:
+        "llms.txt"
+    script:
+        "../../scripts/llms_txt.py"
 
 
 rule page:
-    message: "{wildcards.entry}: HTML page"
-    priority: PRIORITY["page_path"]
     input:
-        entry=lambda wc: entry(wc)["path"],
-        template="templates/entry.html.j2",
-        base="templates/base.html.j2",
-        facts=page_facts,
-        checks=page_checks,
-        data=SITE + "/terms/{entry}/data",
-        script=SITE + "/terms/{entry}.py",
-        svgs=lambda wc: [f"{SITE}/terms/{wc.entry}/figures/{f['name']}.svg" for f in entry(wc)["figures"]],
-        preview=lambda wc: f"{SITE}/terms/{wc.entry}/{entry(wc)['preview']}",
-        lib=lib("demo", "entries", "jsonio", "pages", "pagejob"),
+        unpack(page_inputs),
+        lib=lib("page"),
     output:
-        html=SITE + "/terms/{entry}.html",
-        job="results/{entry}/page.job.json",    # what `make site` replays after a prose-only edit
-    params:
-        meta=lambda wc: entry_meta(wc.entry),
-        others=others,
-        base_url=BASE_URL,
+        html="results/site/terms/{entry}.html",
     log:
         "logs/page/{entry}.log",
+    priority: PRIORITY["page_path"]
+    params:
+        page=page_params,
+    message:
+        "{wildcards.entry}: HTML page"
     script:
         "../../scripts/page.py"
 
 
 rule index:
-    message: "index of the terms"
     input:
         template="templates/index.html.j2",
         base="templates/base.html.j2",
-        lib=lib("pages", "entries"),
+        lib=lib("index"),
     output:
-        html=SITE + "/index.html",
-    params:
-        others=others,
+        html="results/site/index.html",
     log:
         "logs/index/index.log",
+    params:
+        others=others,
+    message:
+        "index of the terms"
     script:
         "../../scripts/index.py"
 
 
 rule stylesheet:
-    message: "stylesheet"
     input:
         css="templates/style.css",
-        lib=lib("entries", "pages"),
+        lib=lib("stylesheet"),
     output:
-        css=SITE + "/style.css",
+        css="results/site/style.css",
     log:
         "logs/stylesheet/style.log",
+    message:
+        "stylesheet"
     script:
         "../../scripts/stylesheet.py"
 
 
-rule terms_json:
-    message: "terms.json"
+rule favicon:
     input:
-        lib=lib("entries", "jsonio", "pages"),
+        lib=lib("favicon"),
     output:
-        json=SITE + "/terms.json",
-    params:
-        metas=lambda wc: {slug: entry_meta(slug) for slug in ENTRIES},
-        base_url="",    # relative to the site's root: the site works under any prefix
+        svg="results/site/favicon.svg",
+        ico="results/site/favicon.ico",
+    log:
+        "logs/favicon/favicon.log",
+    message:
+        "favicon"
+    script:
+        "../../scripts/favicon.py"
+
+
+rule terms_json:
+    input:
+        lib=lib("terms_json"),
+    output:
+        json="results/site/terms.json",
     log:
         "logs/terms_json/terms_json.log",
+    params:
+        metas=all_metas,
+        # relative to the site's root: the site works under any prefix
+        base_url="",
+        site_url=BASE_URL,
+    message:
+        "terms.json"
     script:
         "../../scripts/terms_json.py"
 
 
 rule sitemap:
-    message: "sitemap.xml"
     input:
-        lib=lib("entries", "pages"),
+        lib=lib("sitemap"),
     output:
-        xml=SITE + "/sitemap.xml",
-    params:
-        pages=lambda wc: ["index.html"] + [f"terms/{slug}.html" for slug in ENTRIES],
-        base_url=BASE_URL,
+        xml="results/site/sitemap.xml",
     log:
         "logs/sitemap/sitemap.log",
+    params:
+        pages=site_pages,
+        base_url=BASE_URL,
+    message:
+        "sitemap.xml"
     script:
         "../../scripts/sitemap.py"
 
 
 rule build_info:
-    message: "build-info.json"
     input:
         lock="requirements.lock",
         config="config.yaml",
-        lib=lib("jsonio", "latex"),
+        lib=lib("build_info"),
     output:
-        info=SITE + "/build-info.json",
-    params:
-        tex=TEX_VERSIONS,
+        info="results/site/build-info.json",
     log:
         "logs/build_info/build_info.log",
+    params:
+        tex=TEX_VERSIONS,
+    message:
+        "build-info.json"
     script:
         "../../scripts/build_info.py"

@@ -1,0 +1,66 @@
+"""Where the workflow keeps an entry's files: the one definition of the page job's inputs and
+params, used by rule page (workflow/rules/common.smk) and by the preview, which renders the same
+page outside Snakemake."""
+from pathlib import Path
+
+from glossary import entries as glossary_entries
+from glossary import xref
+
+STAGED = "results/site"
+
+
+def others(loaded):
+    """Every entry's slug, title and summary, for links between pages (alphabetical by title)."""
+    rows = [{"slug": s, "title": e["title"], "summary": e["summary"], "see_also": e["see_also"]}
+            for s, e in loaded.items()]
+    return sorted(rows, key=lambda r: (r["title"].lower(), r["slug"]))
+
+
+def page_inputs(slug, loaded):
+    """The named inputs of rule page for entry `slug` (relative to the workflow's folder)."""
+    entry = loaded[slug]
+    terms = f"{STAGED}/terms"
+    preview = Path(entry["preview"]).stem
+    return {
+        "prose": f"results/{slug}/prose.html",
+        "template": "templates/entry.html.j2",
+        "base": "templates/base.html.j2",
+        "checks": [f"results/{slug}/checks/{c}.txt"
+                   for c in ("1-tokenize", "2-train", "3-export", f"4-preview-{preview}")],
+        "data": f"{terms}/{slug}/data",
+        "script": f"{terms}/{slug}.py",
+        "svgs": [f"{terms}/{slug}/figures/{f['name']}.svg" for f in entry["figures"]],
+        "preview": f"{terms}/{slug}/{entry['preview']}",
+    }
+
+
+def prose_inputs(slug, loaded):
+    """The named inputs of rule prose for entry `slug`: the prose, the run's facts, the notation."""
+    return {"entry": loaded[slug]["path"],
+            "facts": [f"results/{slug}/facts/{step}.json" for step in ("tokenize", "train", "export")],
+            "notation": "templates/notation.sty"}
+
+
+def prose_params(slug, loaded):
+    """The titles its [[slug]] links show, and what its published Markdown's head says."""
+    return {"titles": xref.titles(loaded, slug), "title": loaded[slug]["title"],
+            "summary": loaded[slug]["summary"]}
+
+
+def page_params(slug, loaded, config):
+    return {"meta": glossary_entries.front_matter(loaded[slug]), "others": others(loaded),
+            "base_url": config.get("site_url", ""), "referenced_by": xref.referenced_by(loaded)[slug]}
+
+
+def page_job(slug, loaded, config, root="."):
+    """Rule page's job for `slug` as plain data (glossary.pagejob), its paths under `root`."""
+    if slug not in loaded:
+        raise glossary_entries.EntryError(f"{slug}: no such entry; name one of: {', '.join(sorted(loaded))}")
+    rooted = lambda p: str(Path(root) / p) if isinstance(p, str) else [str(Path(root) / q) for q in p]
+    return {"slug": slug,
+            "input": {k: rooted(v) for k, v in page_inputs(slug, loaded).items()},
+            "params": page_params(slug, loaded, config),
+            "prose": {"input": {k: rooted(v) for k, v in prose_inputs(slug, loaded).items()},
+                      "params": prose_params(slug, loaded)},
+            "config": {k: config[k] for k in ("site_title", "colab_prefix")},
+            "output": {"html": str(Path(root) / STAGED / "terms" / f"{slug}.html")}}

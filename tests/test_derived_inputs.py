@@ -1,0 +1,60 @@
+"""Each rule's library inputs are derived from its script's imports (src/glossary/imports.py),
+so editing any module a job imports, directly or through another module, reruns that job."""
+import re
+import subprocess
+
+import pytest
+from conftest import BIN, REPO, snakemake
+from test_build_lock import make_site, skeleton_repo
+
+from glossary import imports
+
+RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)
+
+
+def rules_with_scripts():
+    for smk in sorted((REPO / "workflow/rules").glob("*.smk")):
+        for name, body in RULE.findall(smk.read_text()):
+            script = re.search(r'script:\s*\n\s*"\.\./\.\./scripts/(\w+)\.py"', body)
+            if script:
+                yield smk.name, name, script.group(1), body
+
+
+def test_every_script_rule_takes_its_scripts_imports_as_inputs():
+    found = list(rules_with_scripts())
+    assert len(found) > 10
+    for smk, rule, script, body in found:
+        assert f'lib=lib("{script}")' in body, f"{smk}: rule {rule} runs scripts/{script}.py without lib(\"{script}\")"
+
+
+def test_lazy_and_indirect_imports_are_found(tmp_path):
+    src = tmp_path / "src/glossary"
+    src.mkdir(parents=True)
+    (src / "__init__.py").write_text("")
+    (src / "a.py").write_text("from glossary import b\n")
+    (src / "b.py").write_text("def f():\n    from glossary.c import g\n    return g\n")
+    (src / "c.py").write_text("import os\ng = 1\n")
+    (src / "unused.py").write_text("")
+    script = tmp_path / "s.py"
+    script.write_text("import sys\nfrom glossary import a\n")
+    assert imports.closure(str(script), str(tmp_path / "src")) == \
+        [f"{src.as_posix()}/{m}.py" for m in ("__init__", "a", "b", "c")]
+
+
+@pytest.mark.slow
+def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path):
+    """scripts/notebook.py imports glossary.notebook, which imports glossary.numeric: a change to
+    numeric.py reruns the notebook jobs."""
+    root = skeleton_repo(tmp_path / "repo")
+    assert "glossary.numeric" not in imports.imported(root / "scripts/notebook.py")
+    run = make_site(root)
+    assert run.returncode == 0, run.stderr
+    module = root / "src/glossary/numeric.py"
+    module.write_text(module.read_text() + "\n# an edit that changes no behaviour\n")
+    _, ran = snakemake(root, "--dry-run")
+    assert "notebook" in ran, ran
+    assert "page" not in ran, "page imports nothing that imports numeric"
+    run = subprocess.run([str(BIN / "python"), "-c", "from glossary import imports; "
+                          "print(imports.closure('scripts/notebook.py'))"], cwd=root, capture_output=True,
+                         text=True, env={"PYTHONPATH": str(root / "src")})
+    assert "src/glossary/numeric.py" in run.stdout
