@@ -1,8 +1,8 @@
 """The attention demo's own code: tokenizer, the hand-written gradients, the seed's numbers."""
 import numpy as np
 import pytest
-
 from conftest import REPO
+
 from glossary import demo
 
 attention = demo.load(REPO / "entries" / "attention" / "attention.py")

@@ -7,7 +7,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import build_site, copy_built, copy_repo, snakemake, tree_bytes
 
 COMPUTE = {"tokenize", "train", "export_csv"}

@@ -4,7 +4,6 @@ import os
 import subprocess
 
 import pytest
-
 from conftest import BIN, copy_repo, snakemake, tree_bytes
 
 pytestmark = pytest.mark.slow

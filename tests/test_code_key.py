@@ -2,8 +2,8 @@
 lines retrain nothing; a changed constant retrains."""
 
 import pytest
-
 from conftest import REPO, copy_built, snakemake
+
 from glossary.codekey import code_key
 
 DEMO = (REPO / "entries/attention/attention.py").read_text()

@@ -8,8 +8,8 @@ import subprocess
 
 import nbformat
 import pytest
-
 from conftest import BIN, REPO, copy_repo, pinned_environ, snakemake
+
 from glossary import demo, entries
 
 SLUG, MODULE = "least-squares", "least_squares"

@@ -1,9 +1,8 @@
 """The published notebook: valid nbformat, derived cell ids, and it reruns the page's numbers."""
 import nbformat
 import pytest
-from nbclient import NotebookClient
-
 from conftest import pinned_environ
+from nbclient import NotebookClient
 
 
 def test_notebook_is_valid_with_derived_ids(built):

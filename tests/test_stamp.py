@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, copy_repo
+
 from glossary import stamp
 
 

@@ -40,8 +40,8 @@ def require(env):
         wrong["GLIBC_TUNABLES at process start"] = environ_at_start().get("GLIBC_TUNABLES")
     problems = [f"{k}={v!r}" for k, v in sorted(wrong.items())]
     import numpy  # noqa: F401  (what numpy and OpenBLAS chose when they loaded)
-    from numpy._core._multiarray_umath import __cpu_features__
     import threadpoolctl
+    from numpy._core._multiarray_umath import __cpu_features__
     still_on = [f for f in env.get("NPY_DISABLE_CPU_FEATURES", "").split() if __cpu_features__.get(f)]
     if still_on:
         problems.append(f"numpy still dispatches to {still_on}")
