@@ -76,3 +76,12 @@ def test_the_two_pages_link_each_other(built):
         assert see_also, page
         assert f'<a href="{other}.html">{title}</a>' in see_also.group(1)
         assert (root / "site/terms" / f"{other}.html").is_file()
+
+
+def test_the_prose_links_attention_and_uses_the_notation(built):
+    root, _ = built
+    html = (root / f"site/terms/{SLUG}.html").read_text()
+    assert '<a href="attention.html" class="xref">attention head</a>' in html
+    assert '<mi mathvariant="normal">softmax</mi>' in html          # \softmax from notation.sty
+    latex = (root / f"results/{SLUG}/prose.tex").read_text()
+    assert r"\glossaryref{attention}{attention head}" in latex and r"\operatorname{softmax}" in latex

@@ -1,23 +1,23 @@
 """The pages and the machine-readable files: prose is Markdown, never HTML (raw HTML,
 event handlers, javascript: links and markup inside formulas come out as text);
-the demo's source is highlighted at build time; terms.json and sitemap.xml are
-deterministic and point at files that exist; nothing on a page comes from
+the demo's source is highlighted at build time; terms.json, llms.txt and sitemap.xml
+are deterministic and point at files that exist; cross-references link the pages
+and each page lists the entries that reference it; nothing on a page comes from
 outside the site."""
 import html as htmllib
 import json
 import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
 import yaml
+from conftest import BIN, REPO, copy_repo
 
-from conftest import BIN, copy_repo, tree_bytes
-
-from glossary import demo, pages
+from glossary import demo, pages, prose
+from glossary.entries import EntryError
 
 
 class Elements(HTMLParser):
@@ -50,8 +50,11 @@ def assert_no_active_content(text, where):
 
 # --- prose: Markdown, never HTML ----------------------------------------------------
 
+MACROS = prose.macro_lines((REPO / "templates/notation.sty").read_text())
+
+
 def render(body, facts=None, tmp_path=None):
-    return pages.markdown().render(body)
+    return prose.render(body, facts or {}, "entries/x/entry.md", macros=MACROS, formats=("html",))["html"]
 
 
 @pytest.mark.parametrize("source", [
@@ -60,15 +63,23 @@ def render(body, facts=None, tmp_path=None):
     '<a href="javascript:alert(1)">x</a>',
     "[click](javascript:alert(1)) and ![x](javascript:alert(2))",
     "<div onclick='alert(1)'>block</div>\n\ntext",
+    "::: {onclick=alert(1)}\nfenced div\n:::",
+    "[s]{onclick=alert(1)} `k`{onclick=alert(1)} [l](u.html){onclick=alert(1)}",
+    "# Heading {onclick=alert(1)}\n\n```{onclick=alert(1)}\ncode\n```",
+    "<span onclick='alert(1)'>z</span>",
     "$\\text{<script>alert(1)</script>}$",
     "$$\\text{<img src=x onerror=alert(1)>}$$",
-    "$\\href{javascript:alert(1)}{x}$",
     "$a < b \\;\\&\\; c > d$",
 ])
 def test_raw_html_in_prose_is_text(source):
     out = render(source)
     assert_no_active_content(out, source)
     assert "<script" not in out and "<img" not in out and "<div onclick" not in out
+
+
+def test_a_link_in_a_formula_is_an_error_not_a_link():
+    with pytest.raises(EntryError, match=r"\\href in a formula is not a macro"):
+        render("$\\href{javascript:alert(1)}{x}$")
 
 
 def test_math_keeps_its_symbols_and_escapes_text():
@@ -81,7 +92,7 @@ def test_math_keeps_its_symbols_and_escapes_text():
 def test_prose_fills_in_facts_and_stays_markdown(tmp_path):
     md = tmp_path / "entry.md"
     md.write_text("---\ntitle: t\n---\nLoss {{ loss }} <script>x</script>\n")
-    out = pages.prose("Loss {{ '%.2f' | format(loss) }} <script>x</script>\n", {"loss": 0.123}, md)
+    out = prose.render("Loss {{ '%.2f' | format(loss) }} <script>x</script>\n", {"loss": 0.123}, md)["html"]
     assert out == "<p>Loss 0.12 &lt;script&gt;x&lt;/script&gt;</p>\n"
 
 
@@ -125,6 +136,26 @@ def test_sitemap_and_terms_json_are_sorted():
     data = pages.terms_json("Site", {"b": meta, "a": meta})
     assert [t["key"] for t in data["terms"]] == ["a", "b"] and data["terms"][0]["see_also"] == ["y", "z"]
     assert data["terms"][0]["url"] == "terms/a.html"
+
+
+def test_terms_json_has_pdf_markdown_and_the_pages_bibtex():
+    meta = {"title": "Mean & 100%", "summary": "S", "figures": [], "preview": "p.png"}
+    record = pages.terms_json("Site", {"a-b": meta}, "", "https://x.org/")["terms"][0]
+    assert record["pdf"] == "terms/a-b.pdf" and record["markdown"] == "terms/a-b.md"
+    assert record["bibtex"] == pages.bibtex("a-b", "Mean & 100%", "Site", "https://x.org/terms/a-b.html")
+    assert r"Mean \& 100\%" in record["bibtex"]
+
+
+def test_llms_txt_follows_the_convention():
+    metas = {"b": {"title": "Beta", "summary": "Second\nletter."}, "a": {"title": "alpha", "summary": "First."}}
+    text = pages.llms_txt("My site", metas)
+    lines = text.splitlines()
+    assert lines[0] == "# My site" and lines[2] == f"> {pages.SITE_SUMMARY}"
+    assert "## Terms" in lines
+    terms = lines[lines.index("## Terms") + 2:]
+    assert terms == ["- [alpha](terms/a.html): First. Markdown: [terms/a.md](terms/a.md)",
+                     "- [Beta](terms/b.html): Second letter. Markdown: [terms/b.md](terms/b.md)"]
+    assert text == pages.llms_txt("My site", dict(reversed(list(metas.items()))))
 
 
 # --- the built site -----------------------------------------------------------------
@@ -186,12 +217,71 @@ def test_terms_json_lists_every_entry_with_files_that_exist(built):
     for term in data["terms"]:
         assert {"key", "name", "abstract", "see_also", "url", "demo", "notebook", "figures"} <= set(term)
         assert term["url"] == f"terms/{term['key']}.html" and term["see_also"] == sorted(term["see_also"])
-        for ref in [term["url"], term["demo"], term["notebook"], term["preview"], *term.get("data", [])] + \
-                [f[ext] for f in term["figures"] for ext in ("svg", "pdf", "png")]:
+        for ref in [term["url"], term["demo"], term["notebook"], term["preview"], term["pdf"], term["markdown"],
+                    *term.get("data", [])] + [f[ext] for f in term["figures"] for ext in ("svg", "pdf", "png")]:
             assert (site / ref).is_file(), ref
+        # The BibTeX record is the one the page shows.
+        page = (site / term["url"]).read_text()
+        shown = re.search(r'<pre class="bibtex"><code>(.*?)</code></pre>', page, re.S).group(1)
+        assert htmllib.unescape(shown) == term["bibtex"]
         md = (root / "entries" / term["key"] / "entry.md").read_text()
         assert term["name"] in md and term["abstract"].split()[0] in md
     assert (site / "terms.json").read_text() == json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_llms_txt_lists_every_term_with_its_page_and_markdown(built):
+    root, _ = built
+    site = root / "site"
+    text = (site / "llms.txt").read_text()
+    terms = json.loads((site / "terms.json").read_text())["terms"]
+    assert text.startswith(f"# {json.loads((site / 'terms.json').read_text())['site']}\n\n> ")
+    rows = re.findall(r"^- \[(.*?)\]\((terms/[a-z0-9-]+\.html)\): (.*) Markdown: \[.*?\]\((terms/[a-z0-9-]+\.md)\)$",
+                      text, re.M)
+    assert sorted((url, md) for _, url, _, md in rows) == sorted((t["url"], t["markdown"]) for t in terms)
+    for name, url, summary, md in rows:
+        assert (site / url).is_file() and (site / md).is_file()
+        term = next(t for t in terms if t["url"] == url)
+        assert (name, summary) == (term["name"], term["abstract"])
+        source = (site / md).read_text()
+        assert source.startswith(f"# {term['name']}\n\n> {term['abstract']}\n\n")
+        assert "{{" not in source and "[[" not in source          # facts filled in, xrefs resolved
+
+
+def test_xrefs_link_the_pages_and_each_lists_who_references_it(built):
+    """[[slug]] in an entry's prose: a relative link on the page, \\glossaryref in the LaTeX, and
+    the target's "Referenced by" list names the entry that links to it."""
+    root, _ = built
+    site = root / "site"
+    from glossary import entries, xref
+    loaded = entries.load_all(root / "entries", root / entries.SCHEMA)
+    back = xref.referenced_by(loaded)
+    assert any(back.values())
+    for slug in loaded:
+        page = (site / "terms" / f"{slug}.html").read_text()
+        prose_html = re.search(r'<div class="prose">(.*?)</div>', page, re.S).group(1)
+        targets = re.findall(r'<a href="([a-z0-9-]+)\.html" class="xref">', prose_html)
+        assert targets and set(targets) == set(xref.titles(loaded, slug))
+        for target in targets:
+            assert (site / "terms" / f"{target}.html").is_file()
+        latex = (root / "results" / slug / "prose.tex").read_text()
+        assert sorted(re.findall(r"\\glossaryref\{([a-z0-9-]+)\}", latex)) == sorted(targets)
+        listed = re.search(r'<h2 id="referenced-by">Referenced by</h2>\s*<ul class="referenced-by">(.*?)</ul>',
+                           page, re.S)
+        if back[slug]:
+            assert re.findall(r'<a href="([a-z0-9-]+)\.html">', listed.group(1)) == \
+                [o["slug"] for o in sorted(({"slug": s, "t": loaded[s]["title"].lower()} for s in back[slug]),
+                                           key=lambda o: (o["t"], o["slug"]))]
+        else:
+            assert listed is None
+        assert f'<a href="{slug}.pdf">' in page and f'<a href="{slug}.md">' in page
+
+
+def test_index_links_the_book_and_the_files_for_machines(built):
+    root, _ = built
+    index = (root / "site/index.html").read_text()
+    for name in ("dictionary.pdf", "terms.json", "llms.txt", "sitemap.xml", "notation.sty"):
+        assert f'href="{name}"' in index and (root / "site" / name).is_file(), name
+    assert (root / "site/notation.sty").read_bytes() == (root / "templates/notation.sty").read_bytes()
 
 
 def test_sitemap_lists_every_page(built):
@@ -202,7 +292,8 @@ def test_sitemap_lists_every_page(built):
     locs = [e.text for e in tree.getroot().findall("s:url/s:loc", ns)]
     base = yaml.safe_load((root / "config.yaml").read_text()).get("site_url", "")
     assert base.startswith("https://")      # the sitemap protocol wants absolute addresses
-    assert locs == sorted(locs) == sorted(base + p for p in ["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)])
+    pages_ = ["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)]
+    assert locs == sorted(locs) == sorted(base + p for p in pages_)
     assert not tree.getroot().findall(".//s:lastmod", ns)
 
 

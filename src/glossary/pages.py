@@ -1,91 +1,28 @@
-"""HTML pages: an entry's prose (Markdown, $...$ math as MathML) and the site's templates.
+"""HTML pages: the site's templates and what they show besides the prose (glossary.prose
+turns an entry's Markdown into HTML and LaTeX).
 
-Prose is Markdown, not HTML: raw HTML in an entry is shown as text, and so is
-markup smuggled into a formula (`$\\text{<script>}$`).  Numbers the prose quotes
-from the computation are Jinja expressions over the run's facts
-(`{{ final_loss }}`), filled in at build time, never typed.
-
-Besides the pages, this module writes what the site shows of a demo (its
-source, highlighted by Pygments at build time), the stylesheet's code colours,
-the "Cite this entry" BibTeX, and the machine-readable terms.json and
-sitemap.xml.  Everything is a pure function of its inputs: no clock, no random
-ids, sorted output, and URLs relative to the site's root unless a base URL is
-given.
+This module writes what the site shows of a demo (its source, highlighted by
+Pygments at build time), the stylesheet's code colours, the "Cite this entry"
+BibTeX, and the machine-readable terms.json, llms.txt and sitemap.xml.
+Everything is a pure function of its inputs: no clock, no random ids, sorted
+output, and URLs relative to the site's root unless a base URL is given.
 """
 import html
 import posixpath
 import re
 import struct
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import jinja2
-import jinja2.sandbox
 
-from glossary.entries import EntryError, split_front_matter
-
-# The Markdown, MathML and Pygments libraries are imported by the functions that use
-# them: the index, sitemap and terms.json jobs import this module and do without them.
+# Pygments is imported by the functions that use it: the index, sitemap and terms.json
+# jobs import this module and do without it.
 
 # Pygments styles of the demo's source: one for each colour scheme.
 CODE_STYLES = {"light": "default", "dark": "github-dark"}
-CHAR_REF = re.compile(r"&#x([0-9A-Fa-f]+);")
-
-
-# --- prose ------------------------------------------------------------------------
-
-def _clean_math(element):
-    """latex2mathml keeps symbols as '&#x...;' strings and leaves \\text{...} as it
-    came: turn the references into characters (ElementTree escapes them again on
-    output) and drop links that are not http(s)."""
-    for node in element.iter():
-        for attr in ("text", "tail"):
-            value = getattr(node, attr)
-            if value:
-                setattr(node, attr, CHAR_REF.sub(lambda m: chr(int(m.group(1), 16)), value))
-        for name, value in list(node.attrib.items()):
-            value = CHAR_REF.sub(lambda m: chr(int(m.group(1), 16)), value)
-            if name == "href" and not re.match(r"https?://", value.strip(), re.I):
-                del node.attrib[name]
-            else:
-                node.attrib[name] = value
-    return element
-
-
-def _math(latex, display):
-    from latex2mathml.converter import convert_to_element
-    element = convert_to_element(latex, display="block" if display else "inline")
-    return ET.tostring(_clean_math(element), encoding="unicode")
-
-
-def markdown():
-    from markdown_it import MarkdownIt
-    from mdit_py_plugins.dollarmath import dollarmath_plugin
-    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
-    md.use(dollarmath_plugin, allow_space=True, double_inline=False,
-           renderer=lambda content, opts: _math(content, opts.get("display_mode", False)))
-    return md
-
-
-def prose(body, facts, path):
-    """The entry's Markdown, its {{ facts }} filled in, as HTML."""
-    env = jinja2.sandbox.SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
-    try:
-        text = env.from_string(body).render(**facts)
-    except jinja2.TemplateSyntaxError as err:
-        raise EntryError(f"{path}: body line {err.lineno + body_offset(path)}: {err.message}; "
-                         "fix the {{ ... }} expression") from None
-    except jinja2.UndefinedError as err:
-        raise EntryError(f"{path}: body: {err.message}; quote one of the run's facts: "
-                         f"{', '.join(sorted(facts))}") from None
-    return markdown().render(text)
-
-
-def body_offset(path):
-    """Lines of front matter before the body, so errors point at the file's line."""
-    text = Path(path).read_text(encoding="utf-8")
-    _, body = split_front_matter(text, path)
-    return text[:len(text) - len(body)].count("\n")
+# What the site is, in one sentence: the index's lede and llms.txt's summary.
+SITE_SUMMARY = ("One page per term, each with a small numpy demo that recomputes what the entry states: "
+                "every number, figure and notebook is rebuilt from source.")
 
 
 # --- the demo's source --------------------------------------------------------------
@@ -162,8 +99,9 @@ def neighbours(others, slug):
     return (others[i - 1] if i > 0 else None), (others[i + 1] if i + 1 < len(others) else None)
 
 
-def term_record(slug, meta, base=""):
-    """What terms.json says of one entry; URLs relative to the site's root (or on `base`)."""
+def term_record(slug, meta, base="", site_title="", site_url=""):
+    """What terms.json says of one entry; URLs relative to the site's root (or on `base`). Its
+    `bibtex` is the record the entry's page shows (on `site_url`, as the page's is)."""
     terms = f"{base}terms/{slug}"
     figures = [{"name": f["name"], "caption": f["caption"], "alt": f["alt"],
                 **{ext: f"{terms}/figures/{f['name']}.{ext}" for ext in ("svg", "pdf", "png")}}
@@ -171,15 +109,35 @@ def term_record(slug, meta, base=""):
     record = {"key": slug, "name": meta["title"], "abstract": meta["summary"],
               "see_also": sorted(meta.get("see_also", [])), "url": f"{terms}.html",
               "demo": f"{terms}.py", "notebook": f"{terms}.ipynb", "figures": figures,
-              "preview": f"{terms}/{meta['preview']}"}
+              "preview": f"{terms}/{meta['preview']}", "pdf": f"{terms}.pdf", "markdown": f"{terms}.md",
+              "bibtex": bibtex(slug, meta["title"], site_title,
+                               f"{site_url}terms/{slug}.html" if site_url else None)}
     if meta.get("csv"):
         record["data"] = [f"{terms}/data/{c['name']}" for c in sorted(meta["csv"], key=lambda c: c["name"])]
     return record
 
 
-def terms_json(site_title, metas, base=""):
+def terms_json(site_title, metas, base="", site_url=""):
     """The whole terms.json: every entry, sorted by key."""
-    return {"site": site_title, "terms": [term_record(slug, metas[slug], base) for slug in sorted(metas)]}
+    return {"site": site_title,
+            "terms": [term_record(slug, metas[slug], base, site_title, site_url) for slug in sorted(metas)]}
+
+
+def llms_txt(site_title, metas):
+    """site/llms.txt (the llms.txt convention: a title, a summary, then lists of links): each term's
+    page and its Markdown source, alphabetical by title; addresses relative to the site's root."""
+    def line(text):
+        return " ".join(str(text).split())     # one line each, whatever the YAML held
+    rows = sorted(metas.items(), key=lambda kv: (kv[1]["title"].lower(), kv[0]))
+    terms = "".join(f"- [{line(m['title'])}](terms/{slug}.html): {line(m['summary'])} "
+                    f"Markdown: [terms/{slug}.md](terms/{slug}.md)\n" for slug, m in rows)
+    return (f"# {line(site_title)}\n\n> {SITE_SUMMARY}\n\n"
+            "Each term's prose is published as Markdown beside its page (numbers filled in from the run, "
+            "formulas in LaTeX with the notation package's macros expanded). The whole dictionary is "
+            "[dictionary.pdf](dictionary.pdf), each term also as terms/<slug>.pdf. "
+            "[terms.json](terms.json) lists every term with its files and BibTeX; "
+            "[notation.sty](notation.sty) defines the math macros.\n\n"
+            f"## Terms\n\n{terms}")
 
 
 def sitemap(paths, base=""):
@@ -195,5 +153,6 @@ def environment(template_dir):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.globals["site_summary"] = SITE_SUMMARY
     env.filters["relpath"] = lambda target, start: posixpath.relpath(target, posixpath.dirname(start) or ".")
     return env

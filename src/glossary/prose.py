@@ -1,0 +1,384 @@
+"""An entry's prose: its Markdown, {{ facts }} filled in, parsed once by pandoc and written as
+HTML (math as MathML) for the page, LaTeX (math native) for the print edition and plain
+Markdown for machines (terms/<slug>.md).
+
+    out = render(body, facts, "entries/attention/entry.md", macros=notation, titles={"multi-head-attention": ...})
+    out["html"], out["latex"], out["markdown"], out["refs"]
+
+The one parse (Markdown -> pandoc's JSON AST) is followed by a pass over the AST in Python:
+
+- `[[slug]]` and `[[slug|text]]` become links to another entry: `<slug>.html` on the page,
+  `\\glossaryref{slug}{text}` in the LaTeX (each LaTeX document defines the macro), `<slug>.md`
+  in the Markdown.  `[[slug]]` shows the entry's title.
+- Raw TeX and raw HTML in the prose are shown as text: pandoc reads raw TeX only so that the
+  notation package's `\\newcommand`s (prepended to the text) expand inside formulas; every raw
+  TeX piece of the entry's own text becomes a plain string again.
+- Links and images to javascript:, vbscript:, file: or data: addresses lose their address.
+
+Formulas are expanded by pandoc's own macro expander, so both outputs carry the same formula.
+A formula pandoc's texmath cannot convert (an undefined macro, a typo) is an error naming the
+file, the line and the macro, never a box of raw TeX on the page.
+"""
+import functools
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import jinja2
+import jinja2.sandbox
+
+from glossary.entries import EntryError, split_front_matter
+
+# Raw HTML off (shown as text); raw TeX on, for the macro definitions (undone in the AST pass);
+# no smart quotes, citations, metadata blocks or title blocks: what the author typed is what shows;
+# no attribute syntax ({onclick=...} on a div, span, link, heading or code), which the HTML writer
+# would copy onto the element.
+READER = ("markdown+raw_tex+latex_macros+tex_math_dollars+wikilinks_title_after_pipe"
+          "-raw_html-raw_attribute-auto_identifiers-smart-citations-yaml_metadata_block-pandoc_title_block"
+          "-implicit_figures-native_divs-native_spans-fenced_divs-bracketed_spans-link_attributes"
+          "-header_attributes-fenced_code_attributes-inline_code_attributes-markdown_attribute")
+WRITERS = {
+    "html": ["-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"],
+    "latex": ["-t", "latex", "--wrap=preserve", "--syntax-highlighting=none"],
+    "markdown": ["-t", "markdown-smart-citations-raw_html-raw_attribute", "--wrap=preserve"],
+}
+# Where an [[xref]] points, by output format ("latex" is a macro instead).
+XREF_TARGET = {"html": "{slug}.html", "markdown": "{slug}.md"}
+UNSAFE_URL = re.compile(r"^\s*(javascript|vbscript|file|data):", re.IGNORECASE)
+# TeX that reads or writes files, runs commands or redefines TeX, refused inside formulas
+# (texmath lets some of it through in \tag{...}; the LaTeX output keeps formulas as they are).
+FORBIDDEN = {"input", "include", "InputIfFileExists", "write", "immediate", "openin", "openout", "read",
+             "catcode", "def", "edef", "gdef", "xdef", "let", "csname", "special", "usepackage",
+             "RequirePackage", "newcommand", "renewcommand", "providecommand", "DeclareMathOperator",
+             "makeatletter", "endinput", "documentclass", "begin{document}", "end{document}"}
+DEFINES = re.compile(r"\\(newcommand|renewcommand|providecommand|def|DeclareMathOperator)\b")
+
+
+@functools.cache
+def pandoc():
+    """The pandoc that the pinned pypandoc-binary wheel bundles (found without importing pypandoc,
+    whose import costs 0.2 s)."""
+    spec = importlib.util.find_spec("pypandoc")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        bundled = Path(folder) / "files" / "pandoc"
+        if bundled.is_file():
+            return str(bundled)
+    import pypandoc
+    return pypandoc.get_pandoc_path()
+
+
+def run_pandoc(args, text, log=None):
+    run = subprocess.run([pandoc(), *args] + ([f"--log={log}"] if log else []), input=text.encode("utf-8"),
+                         capture_output=True, env=dict(os.environ, LC_ALL="C.UTF-8"), check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"pandoc {' '.join(args)} failed: {run.stderr.decode('utf-8', 'replace').strip()}")
+    return run.stdout.decode("utf-8")
+
+
+# --- the notation package -----------------------------------------------------------
+
+def macro_lines(sty_text):
+    """The \\newcommand lines of notation.sty (one definition a line), as pandoc reads them."""
+    return "\n".join(line.strip() for line in sty_text.splitlines() if line.strip().startswith("\\newcommand"))
+
+
+def macro_names(macros):
+    return sorted(re.findall(r"\\newcommand\s*\{?\\([A-Za-z]+)", macros))
+
+
+# --- facts --------------------------------------------------------------------------
+
+def body_offset(path):
+    """Lines of front matter before the body, so errors point at the file's line."""
+    text = Path(path).read_text(encoding="utf-8")
+    _, body = split_front_matter(text, path)
+    return text[:len(text) - len(body)].count("\n")
+
+
+def body_of(text, path):
+    """The prose after the front matter, without reading the YAML (50 ms of PyYAML spared)."""
+    match = re.match(r"\A---\n.*?\n---\n?(.*)\Z", text, re.S)
+    return match.group(1) if match else split_front_matter(text, path)[1]
+
+
+def fill(body, facts, path):
+    """The prose with its {{ facts }} filled in (a sandboxed Jinja template)."""
+    env = jinja2.sandbox.SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+    try:
+        return env.from_string(body).render(**facts)
+    except jinja2.TemplateSyntaxError as err:
+        raise EntryError(f"{path}: body line {err.lineno + body_offset(path)}: {err.message}; "
+                         "fix the {{ ... }} expression") from None
+    except jinja2.UndefinedError as err:
+        raise EntryError(f"{path}: body: {err.message}; quote one of the run's facts: "
+                         f"{', '.join(sorted(facts))}") from None
+
+
+def line_of(body, pattern, path):
+    """'line N' of the entry file where `pattern` (a regex) first matches the body, or 'body'."""
+    for i, line in enumerate(body.split("\n")):
+        if re.search(pattern, line):
+            try:
+                return f"line {i + 1 + body_offset(path)}"
+            except (OSError, EntryError):
+                return f"body line {i + 1}"
+    return "body"
+
+
+# --- the AST pass -------------------------------------------------------------------
+
+def node(t, c=None):
+    return {"t": t} if c is None else {"t": t, "c": c}
+
+
+def words(text):
+    """Pandoc inlines for plain text: Str between Space / SoftBreak."""
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            out.append(node("SoftBreak"))
+        for j, word in enumerate(re.split(r"[ \t]+", line)):
+            if j:
+                out.append(node("Space"))
+            if word:
+                out.append(node("Str", word))
+    return out
+
+
+def stringify(inlines):
+    parts = []
+    for x in inlines:
+        if x["t"] == "Str":
+            parts.append(x["c"])
+        elif x["t"] in ("Space", "SoftBreak", "LineBreak"):
+            parts.append(" ")
+        elif x["t"] in ("Emph", "Strong", "Span", "Strikeout", "Underline", "SmallCaps", "Link"):
+            parts.append(stringify(x["c"][-1] if x["t"] in ("Span", "Link") else x["c"]))
+        elif x["t"] in ("Code", "Math"):
+            parts.append(x["c"][-1])
+    return "".join(parts)
+
+
+class Pass:
+    """Walks the AST once: xrefs, raw TeX as text, unsafe addresses, formulas checked."""
+
+    def __init__(self, body, path, titles):
+        self.body, self.path, self.titles, self.refs = body, path, titles, []
+
+    def error(self, pattern, message):
+        raise EntryError(f"{self.path}: {line_of(self.body, pattern, self.path)}: {message}")
+
+    def inlines(self, items):
+        out = []
+        for x in items:
+            out.extend(self.inline(x))
+        return out
+
+    def inline(self, x):
+        t, c = x["t"], x.get("c")
+        if t == "RawInline":
+            self.no_definition(c[1])
+            text = c[1]
+            return words(text.rstrip()) + ([node("Space")] if text != text.rstrip() else [])
+        if t == "Math":
+            self.check_math(c[1])
+            return [x]
+        if t == "Link":
+            attr, content, (url, title) = c
+            if "wikilink" in attr[1]:
+                return [self.xref(url, content)]
+            if UNSAFE_URL.match(url):
+                return [node("Span", [["", [], []], self.inlines(content)])]
+            return [node("Link", [attr, self.inlines(content), [url, title]])]
+        if t == "Image":
+            attr, content, (url, title) = c
+            if UNSAFE_URL.match(url):
+                return [node("Span", [["", [], []], self.inlines(content)])]
+            return [x]
+        if t in ("Emph", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps", "Underline"):
+            return [node(t, self.inlines(c))]
+        if t in ("Span", "Quoted"):
+            return [node(t, [c[0], self.inlines(c[1])])]
+        if t == "Cite":
+            return [node(t, [c[0], self.inlines(c[1])])]
+        if t == "Note":
+            return [node(t, self.blocks(c))]
+        return [x]
+
+    def xref(self, url, content):
+        slug = url.strip()
+        if slug not in self.titles:
+            from glossary import xref
+            self.error(re.escape("[[" + url), xref.unknown(slug, self.titles))
+        self.refs.append(slug)
+        shown = words(self.titles[slug]) if stringify(content).strip() == slug else self.inlines(content)
+        # A link of class "xref"; writers() turns it into each format's own form.
+        return node("Link", [["", ["xref"], []], shown, [slug, ""]])
+
+    def no_definition(self, tex):
+        m = DEFINES.search(tex)
+        if m:
+            self.error(re.escape(m.group(0)), f"\\{m.group(1)} in the prose; define macros once, in "
+                       "templates/notation.sty, and use them in formulas")
+
+    def check_math(self, tex):
+        for name in re.findall(r"\\([A-Za-z]+)", tex):
+            if name in FORBIDDEN:
+                self.error(rf"\\{name}(?![A-Za-z])", f"\\{name} in a formula: not allowed there "
+                           "(formulas are typeset by LaTeX as written); remove it")
+        if re.search(r"(?<!\\)%", tex):
+            self.error(r"\$[^$]*(?<!\\)%", "an unescaped % in a formula starts a LaTeX comment; write \\% instead")
+
+    def blocks(self, items):
+        out = []
+        for b in items:
+            out.extend(self.block(b))
+        return out
+
+    def block(self, b):
+        t, c = b["t"], b.get("c")
+        if t == "RawBlock":
+            self.no_definition(c[1])
+            return [node("Para", words(c[1]))]
+        if t in ("Para", "Plain"):
+            return [node(t, self.inlines(c))]
+        if t == "Header":
+            return [node(t, [c[0], c[1], self.inlines(c[2])])]
+        if t == "BlockQuote":
+            return [node(t, self.blocks(c))]
+        if t in ("BulletList",):
+            return [node(t, [self.blocks(item) for item in c])]
+        if t == "OrderedList":
+            return [node(t, [c[0], [self.blocks(item) for item in c[1]]])]
+        if t == "DefinitionList":
+            return [node(t, [[self.inlines(term), [self.blocks(d) for d in defs]] for term, defs in c])]
+        if t == "Div":
+            return [node(t, [c[0], self.blocks(c[1])])]
+        if t == "LineBlock":
+            return [node(t, [self.inlines(line) for line in c])]
+        if t == "Figure":
+            return [node(t, [c[0], c[1], self.blocks(c[2])])]
+        if t == "Table":
+            return [self.table(b)]
+        return [b]
+
+    def table(self, b):
+        # Tables nest blocks deep inside cells: walk them generically.
+        def walk(value):
+            if isinstance(value, dict) and value.get("t") == "Cell":
+                attr, align, rows, cols, blocks = value["c"]
+                return node("Cell", [attr, align, rows, cols, self.blocks(blocks)])
+            if isinstance(value, dict) and value.get("t") in ("Plain", "Para"):
+                return node(value["t"], self.inlines(value["c"]))
+            if isinstance(value, dict):
+                return {k: walk(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [walk(v) for v in value]
+            return value
+        return walk(b)
+
+
+def for_format(value, fmt):
+    """The AST with each xref link in format `fmt`'s own form."""
+    if isinstance(value, list):
+        out = []
+        for v in value:
+            if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
+                slug, content = v["c"][2][0], for_format(v["c"][1], fmt)
+                if fmt == "latex":
+                    out += [node("RawInline", ["latex", f"\\glossaryref{{{slug}}}{{"]), *content,
+                            node("RawInline", ["latex", "}"])]
+                else:
+                    out.append(node("Link", [["", ["xref"] if fmt == "html" else [], []], content,
+                                             [XREF_TARGET[fmt].format(slug=slug), ""]]))
+            else:
+                out.append(for_format(v, fmt))
+        return out
+    if isinstance(value, dict):
+        return {k: for_format(v, fmt) for k, v in value.items()}
+    return value
+
+
+# --- the one parse, the writers -----------------------------------------------------
+
+def parse(text, macros=""):
+    """Pandoc's JSON AST of the prose, the macro definitions read first and dropped."""
+    source = (macros + "\n\n" if macros else "") + text
+    ast = json.loads(run_pandoc(["-f", READER, "-t", "json"], source))
+    if macros:
+        first = ast["blocks"][0] if ast["blocks"] else None
+        if not (first and first["t"] == "RawBlock" and first["c"][1].strip() == macros.strip()):
+            raise RuntimeError("prose: pandoc did not read the notation package's definitions as one block")
+        ast["blocks"] = ast["blocks"][1:]
+    return ast
+
+
+def math_failures(log_path):
+    """The formulas pandoc's texmath could not convert, from its JSON log: [(formula, message)]."""
+    try:
+        entries = json.loads(Path(log_path).read_text(encoding="utf-8") or "[]")
+    except (OSError, ValueError):
+        return []
+    return [(e.get("contents", ""), e.get("message", "")) for e in entries if e.get("type") == "CouldNotConvertTeXMath"]
+
+
+def write(ast, fmt, body, path, macros):
+    args = ["-f", "json", *WRITERS[fmt]]
+    text = json.dumps(for_format(ast, fmt))
+    if fmt != "html":
+        return run_pandoc(args, text)
+    # The MathML conversion is where an unknown macro shows: pandoc logs it and writes raw TeX instead.
+    with tempfile.TemporaryDirectory() as tmp:
+        log = str(Path(tmp) / "log.json")
+        out = run_pandoc(args, text, log=log)
+        failures = math_failures(log)
+    for formula, message in failures:
+        m = re.search(r"unexpected control sequence \\([A-Za-z]+)", message)
+        if m:
+            name = "\\" + m.group(1)
+            where = line_of(body, re.escape(name) + "(?![A-Za-z])", path)
+            known = ", ".join("\\" + k for k in macro_names(macros))
+            raise EntryError(f"{path}: {where}: {name} in a formula is not a macro pandoc knows or "
+                             f"templates/notation.sty defines; define it there or use one of: {known}")
+        short = " ".join(message.split())
+        raise EntryError(f"{path}: {line_of(body, re.escape(formula[:20]), path)}: the formula "
+                         f"${formula}$ does not convert ({short}); fix it")
+    return out
+
+
+def render(body, facts, path, *, macros="", titles=None, formats=("html", "latex")):
+    """The prose of entry file `path` in each of `formats` ("html", "latex", "markdown") from one
+    parse; "refs": the slugs its [[...]] link to, in order of appearance."""
+    ast = parse(fill(body, facts, path), macros)
+    walker = Pass(body, path, titles or {})
+    ast["blocks"] = walker.blocks(ast["blocks"])
+    out = {fmt: write(ast, fmt, body, path, macros) for fmt in formats}
+    out["refs"] = walker.refs
+    return out
+
+
+def html(body, facts, path, *, macros="", titles=None):
+    """The prose as HTML only: one parse and one writer (the preview's fast path)."""
+    return render(body, facts, path, macros=macros, titles=titles, formats=("html",))["html"]
+
+
+def markdown_page(title, summary, markdown):
+    """terms/<slug>.md: the entry's title as a heading, its summary, then its prose."""
+    def plain(text):
+        return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(str(text).split()))
+    return f"# {plain(title)}\n\n> {plain(summary)}\n\n{markdown}"
+
+
+def render_file(entry_path, fact_paths, notation_path, titles, formats=("html", "latex", "markdown")):
+    """render() of an entry.md on disk, its facts from the run's JSON files, the notation package's macros."""
+    from glossary import jsonio
+    body = body_of(Path(entry_path).read_text(encoding="utf-8"), entry_path)
+    facts = {}
+    for p in fact_paths:
+        facts.update(jsonio.read(p))
+    macros = macro_lines(Path(notation_path).read_text(encoding="utf-8"))
+    return render(body, facts, str(entry_path), macros=macros, titles=titles, formats=formats)
