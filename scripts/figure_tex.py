@@ -7,6 +7,10 @@ from glossary import figures, jsonio
 sys.stderr = open(snakemake.log[0], "w")
 spec = snakemake.params["spec"]
 entry = snakemake.params["entry_file"]
-figures.render(spec, Path(snakemake.input["data"]) / spec["csv"], snakemake.output["tex"],
-               jsonio.read(snakemake.input["facts"]), Path(snakemake.input["template"]).parent,
-               entry, snakemake.params["index"])
+facts = jsonio.read(snakemake.input["facts"])
+if spec["kind"] == "custom":    # the entry's own template, beside its entry.md
+    figures.render_custom(spec, snakemake.input["data"], snakemake.output["tex"], facts, snakemake.input["template"],
+                          Path(snakemake.input["preamble"]).parent, entry, snakemake.params["index"])
+else:
+    figures.render(spec, Path(snakemake.input["data"]) / spec["csv"], snakemake.output["tex"], facts,
+                   Path(snakemake.input["template"]).parent, entry, snakemake.params["index"])

@@ -40,6 +40,32 @@ def render_preamble(template_dir, tex_path):
     Path(tex_path).write_text(head + found + "\n", encoding="utf-8")
 
 
+def render_custom(spec, data_dir, tex_path, facts, template_path, preamble_dir, entry_file, index):
+    """Write the .tex of a custom figure from the entry's own template (in its folder, which may
+    include the shared preamble).  It gets `csvs` (every declared CSV by name, as a path relative
+    to the .tex), `csv` (the figure's own CSV, if it names one), `facts`, `spec` and `colors`."""
+    template_path, where = Path(template_path), f"{entry_file}: figures[{index}]"
+    env = environment(template_path.parent)
+    env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(preamble_dir)])
+    relative = lambda name: os.path.relpath(Path(data_dir) / name, Path(tex_path).parent)
+    csvs = {p.name: relative(p.name) for p in sorted(Path(data_dir).glob("*.csv"))}
+    try:
+        text = env.get_template(template_path.name).render(
+            spec=spec, csvs=csvs, csv=relative(spec["csv"]) if spec.get("csv") else None, facts=facts,
+            colors=COLORS)
+    except jinja2.TemplateSyntaxError as err:
+        raise EntryError(f"{template_path}:{err.lineno}: {err.message}; fix the template") from None
+    except jinja2.UndefinedError as err:
+        raise EntryError(f"{template_path}: {err.message}; it may use csvs ({', '.join(csvs)}), csv, facts "
+                         f"({', '.join(sorted(facts))}), spec and colors") from None
+    if END_OF_DUMP not in text:
+        raise EntryError(f"{where}.source: {template_path} does not include the figures' preamble; start it "
+                         f'with <% include "{PREAMBLE}" %> (then any packages of its own, then \\begin{{document}})')
+    # The first line names the template, so that a LaTeX error names the file to fix (glossary.latex).
+    Path(tex_path).write_text(f"% Rendered from {template_path} by rule figure_tex; edit that file.\n" + text,
+                              encoding="utf-8")
+
+
 def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
     """Write the .tex of one figure; the CSV is named relative to the .tex."""
     # The CSV's name and columns were checked against entry.md when the entries loaded,

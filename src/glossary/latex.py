@@ -6,7 +6,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-
 # The Debian package of each TeX file the figures load.
 PACKAGES = {"pgfplots.sty": "texlive-pictures", "tikz.sty": "texlive-pictures", "pgf.sty": "texlive-pictures",
             "standalone.cls": "texlive-latex-extra", "mylatexformat.ltx": "texlive-latex-extra"}
@@ -28,18 +27,50 @@ def missing_file_hint(message):
     return f"; find the Debian package that has it (apt-file search {missing.group(1)}) and install it"
 
 
+# The first line of a .tex rendered from an editor's own template (a custom figure):
+# errors then name that template, the file the editor can fix.
+SOURCE_MARK = re.compile(r"\A% Rendered from (\S+) ")
+
+
+def source_of(tex_path):
+    """The template a .tex was rendered from, when its first line names one (else None)."""
+    try:
+        with open(tex_path, encoding="utf-8", errors="replace") as f:
+            found = SOURCE_MARK.match(f.readline())
+    except OSError:
+        return None
+    return found.group(1) if found else None
+
+
+def source_line(source, tex_path, line):
+    """The line of the template that reads exactly as the .tex's line `line`, when just one does."""
+    try:
+        text = Path(tex_path).read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()
+        template = Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, IndexError):
+        return None
+    same = [n for n, row in enumerate(template, 1) if text and row.strip() == text]
+    return same[0] if len(same) == 1 else None
+
+
 def first_error(log_text, tex_path):
-    """`file:line: message` for the first TeX error in a log, with the offending line."""
+    """`file:line: message` for the first TeX error in a log, with the offending line
+    (the template's file and line, for a .tex rendered from an editor's template)."""
     lines = log_text.splitlines()
+    source = source_of(tex_path)
     for i, line in enumerate(lines):
         if line.startswith("! "):
             message = line[2:].strip()
             rest = lines[i + 1:i + 12]
-            where = next((re.match(r"l\.(\d+) ?(.*)", l) for l in rest if re.match(r"l\.\d+", l)), None)
+            where = next((re.match(r"l\.(\d+) ?(.*)", line) for line in rest if re.match(r"l\.\d+", line)), None)
+            if where and source:
+                at = source_line(source, tex_path, int(where.group(1)))
+                return (f"{source}{f':{at}' if at else ''}: {message} (at: {where.group(2).strip()[:60]}; "
+                        f"rendered to {tex_path}:{where.group(1)})")
             if where:
                 return f"{tex_path}:{where.group(1)}: {message} (at: {where.group(2).strip()[:60]})"
-            return f"{tex_path}: {message}"
-    return f"{tex_path}: pdflatex failed; see its log"
+            return f"{source or tex_path}: {message}"
+    return f"{source or tex_path}: pdflatex failed; see its log"
 
 
 def first_line(*cmd):
@@ -58,13 +89,17 @@ def versions():
     return {"tex": first_line("pdflatex", "--version"), "pgfplots": found.group(1) if found else None}
 
 
-def run_pdflatex(args, tex_path, log_path, work, jobname):
-    """pdflatex in tex_path's folder (so relative CSV paths work), its output and log in work."""
+def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=()):
+    """pdflatex in tex_path's folder (so relative CSV paths work), its output and log in work;
+    `inputs`: folders searched for packages (\\usepackage) before TeX's own."""
     tex_path = Path(tex_path)
     if shutil.which("pdflatex") is None:
         raise LatexError(f"pdflatex is missing; install Debian's texlive-latex-base (and pgfplots, "
                          f"standalone with it): {INSTALL}")
     env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    if inputs:
+        # The trailing separator keeps TeX's own search path after these folders.
+        env["TEXINPUTS"] = os.pathsep.join([str(Path(p).resolve()) for p in inputs] + [""])
     run = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
          f"-output-directory={work}", *args],
@@ -88,10 +123,27 @@ def compile_format(preamble_path, fmt_path, log_path):
         shutil.copyfile(Path(work) / fmt_path.name, fmt_path)
 
 
-def compile_pdf(tex_path, pdf_path, log_path, fmt=None):
-    """Compile tex_path into pdf_path, starting from the format `fmt` when given (compile_format)."""
+# What LaTeX writes for its next pass (cross-references, contents, PDF outline).
+AUXILIARY = (".aux", ".toc", ".out", ".lof")
+
+
+def auxiliary(work, stem):
+    return {ext: (Path(work) / (stem + ext)).read_bytes()
+            for ext in AUXILIARY if (Path(work) / (stem + ext)).is_file()}
+
+
+def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=()):
+    """Compile tex_path into pdf_path, starting from the format `fmt` when given (compile_format).
+    With passes > 1, pdflatex runs again (up to `passes` times in all) while its auxiliary
+    files (contents, references, outline) still change; `inputs` as in run_pdflatex."""
     tex_path = Path(tex_path)
     start = [f"-fmt={Path(fmt).resolve().with_suffix('')}"] if fmt else []
     with tempfile.TemporaryDirectory() as work:
-        run_pdflatex([*start, tex_path.name], tex_path, log_path, work, tex_path.stem)
+        before = None
+        for _ in range(passes):
+            run_pdflatex([*start, tex_path.name], tex_path, log_path, work, tex_path.stem, inputs)
+            after = auxiliary(work, tex_path.stem)
+            if after == before:
+                break
+            before = after
         shutil.copyfile(Path(work) / (tex_path.stem + ".pdf"), pdf_path)

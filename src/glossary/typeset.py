@@ -1,0 +1,76 @@
+"""The print edition: each entry typeset as a PDF, and the whole dictionary as one book.
+
+An entry's section (results/<entry>/print/section.tex, rule section_tex) holds its
+title, summary, prose (pandoc's LaTeX of the same parse as the page's HTML, with
+the run's facts filled in), figures, check lines, BibTeX record and links.  The
+entry PDF and the book set the same section; each defines the section's macros
+its own way (\\glossaryentry, and \\glossaryref: an internal link in the book, a
+link to the term's page in the entry PDF).  Figures are the PDFs the figure rules
+already built, included as they are: nothing is compiled twice.
+
+Templates: templates/print/*.tex.j2, in the figures' Jinja environment (<< >>,
+the `tex` filter escapes TeX's special characters).
+"""
+import os
+from pathlib import Path
+
+from glossary import figures, latex, pages
+
+
+def environment(template_dir):
+    return figures.environment(template_dir)
+
+
+def urls(slug, site_url):
+    """The entry's page, script and notebook as absolute addresses (None without a site_url)."""
+    if not site_url:
+        return None
+    return {"page": f"{site_url}terms/{slug}.html", "script": f"{site_url}terms/{slug}.py",
+            "notebook": f"{site_url}terms/{slug}.ipynb"}
+
+
+def check_lines(paths):
+    """The demo's check lines, in the order of their files (1-tokenize, 2-train, ...)."""
+    text = "".join(Path(p).read_text(encoding="utf-8") for p in sorted(paths, key=lambda p: Path(p).name))
+    return text.rstrip("\n").split("\n") if text.strip() else []
+
+
+def section(slug, meta, prose, checks, site_title, site_url, template_dir):
+    """The LaTeX of one entry's section."""
+    address = urls(slug, site_url)
+    figs = [{"path": f"{slug}/figures/{f['name']}.pdf", "label": f"fig:{slug}:{f['name']}",
+             "caption": f["caption"]} for f in meta["figures"]]
+    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None)
+    return environment(template_dir).get_template("section.tex.j2").render(
+        slug=slug, entry=meta, prose=prose.strip("\n"), figures=figs, checks=checks,
+        bibtex=bibtex.rstrip("\n"), urls=address)
+
+
+def figures_dir(tex_path, site_terms):
+    """The published terms/ folder as the document's \\graphicspath: relative to the .tex's folder."""
+    return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
+
+
+def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms):
+    return environment(template_dir).get_template("entry.tex.j2").render(
+        section=section_tex.strip("\n"), title=meta["title"], site_title=site_title, site_url=site_url,
+        figures_dir=figures_dir(tex_path, site_terms))
+
+
+def book_document(sections, site_title, site_url, template_dir, tex_path, site_terms):
+    """The book's LaTeX; `sections` are the entries' sections in the book's order."""
+    return environment(template_dir).get_template("book.tex.j2").render(
+        sections=[s.strip("\n") for s in sections], count=len(sections), site_title=site_title,
+        site_url=site_url, figures_dir=figures_dir(tex_path, site_terms))
+
+
+def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
+    """Compile a print document: pdflatex runs again, up to `passes` times in all, while its
+    contents, references and outline still change (the book needs three passes; an entry PDF,
+    whose links all go to the site, one)."""
+    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs)
+
+
+def book_order(metas):
+    """Slugs in the book's order: alphabetical by title, as the index lists them."""
+    return [slug for slug, _ in sorted(metas.items(), key=lambda kv: (kv[1]["title"].lower(), kv[0]))]

@@ -1,0 +1,208 @@
+"""The print edition: each entry's PDF and the book, site/dictionary.pdf, typeset by pdflatex
+from the same prose, figures and facts as the pages; byte-stable, and rebuilt in part after a
+prose edit."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, build_site, copy_built, copy_repo, snakemake, tree_bytes
+
+sys.path.insert(0, str(REPO / "scripts"))
+import new_entry  # noqa: E402
+
+SITE_URL = "https://dictionaryofml.org/"
+# TeX's specials in a title and a caption (YAML single quotes: the backslash is literal).
+SPECIAL_TITLE = r"Alpha & co: 50% of #1_x {y} ~z^ \ $"
+SPECIAL_CAPTION = r"Costs & 100% #2_y {z} ~w^ \ $ of the fit at each step."
+
+
+def pdftotext(path):
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def outline_titles(path):
+    from pypdf import PdfReader
+    reader = PdfReader(str(path))
+    return [(item.title, reader.get_destination_page_number(item)) for item in reader.outline
+            if not isinstance(item, list)]
+
+
+def links(path):
+    """[(page index, "URI" or "GoTo", URI or named destination)] of a PDF's link annotations."""
+    from pypdf import PdfReader
+    reader = PdfReader(str(path))
+    found = []
+    for i, page in enumerate(reader.pages):
+        for annot in page.get("/Annots") or []:
+            action = annot.get_object().get("/A")
+            if action is None:
+                continue
+            action = action.get_object()
+            if action["/S"] == "/URI":
+                found.append((i, "URI", str(action["/URI"])))
+            elif action["/S"] == "/GoTo":
+                found.append((i, "GoTo", str(action["/D"])))
+    return found, reader
+
+
+def skeleton_repo(dst, slugs=("alpha", "beta")):
+    """A copy of the repository whose entries are only new_entry skeletons (fast to build)."""
+    root = copy_repo(dst)
+    for folder in (root / "entries").iterdir():
+        shutil.rmtree(folder)
+    for slug in slugs:
+        new_entry.create(slug, root=root)
+    return root
+
+
+def set_specials(root):
+    md = root / "entries/alpha/entry.md"
+    text = md.read_text()
+    text = text.replace('title: "Alpha"', f"title: '{SPECIAL_TITLE}'")
+    text = re.sub(r"caption: .*", f"caption: '{SPECIAL_CAPTION}'", text, count=1)
+    md.write_text(text)
+
+
+# --- the real entries ------------------------------------------------------------------
+
+def test_entry_pdf_holds_headings_final_loss_and_vector_tick_labels(built):
+    root, ran = built
+    assert {"section_tex", "entry_pdf", "book_tex", "book"} <= set(ran)
+    pdf = root / "site/terms/attention.pdf"
+    text = words(pdftotext(pdf))
+    prose = (root / "results/attention/prose.tex").read_text()
+    headings = re.findall(r"\\(?:sub)*section\{([^}]*)\}", prose)
+    assert headings
+    for heading in headings:
+        assert words(heading) in text, heading
+    facts = json.loads((root / "results/attention/facts/train.json").read_text())
+    page = (root / "site/terms/attention.html").read_text()
+    final = f"{facts['final_loss']:.4f}"
+    assert final in page and final in text
+    assert "Attention" in text and "Cite this entry" in text and "@misc{glossary:attention," in text
+    assert f"{SITE_URL}terms/attention.ipynb" in text
+    # The figures' tick labels are text in the entry PDF (the figure PDFs included as vectors).
+    for fig in ("loss", "weights"):
+        ticks = set(pdftotext(root / f"site/terms/attention/figures/{fig}.pdf").split())
+        assert ticks and ticks <= set(text.split()), (fig, ticks - set(text.split()))
+    assert "Figure 1:" in text and "Figure 2:" in text
+    for line in (root / "results/attention/checks/2-train.txt").read_text().splitlines():
+        assert words(line) in text, line
+
+
+def test_every_font_is_embedded_type1(built):
+    root, _ = built
+    for pdf in [root / "site/dictionary.pdf", *sorted((root / "site/terms").glob("*.pdf"))]:
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        rows = fonts.splitlines()[2:]
+        assert rows, pdf
+        for row in rows:
+            assert "Type 1" in row and " yes " in row, (pdf, row)     # embedded outlines, no bitmaps
+
+
+def test_book_lists_every_term_in_order_with_outline_and_internal_links(built):
+    root, _ = built
+    pdf = root / "site/dictionary.pdf"
+    entries = {}
+    for folder in sorted((root / "entries").iterdir()):
+        title = re.search(r"^title: (.*)$", (folder / "entry.md").read_text(), re.M).group(1).strip("'\"")
+        entries[folder.name] = title
+    order = sorted(entries, key=lambda s: (entries[s].lower(), s))
+    text = pdftotext(pdf)
+    positions = [text.index(f"@misc{{glossary:{slug},") for slug in order]
+    assert positions == sorted(positions)
+    outline = outline_titles(pdf)
+    titles = [t for t, _ in outline]
+    assert titles == ["Contents"] + [entries[s] for s in order]
+    pages = dict(outline)
+    # attention's prose links to multi-head attention: a link inside the book, to that term's page.
+    found, reader = links(pdf)
+    targets = {reader.get_destination_page_number(reader.named_destinations[d])
+               for i, kind, d in found if kind == "GoTo" and pages["Attention"] <= i < pages["Multi-head attention"]}
+    assert pages["Multi-head attention"] in targets
+    # and the entry PDF links to the term's page on the site
+    found, _ = links(root / "site/terms/attention.pdf")
+    uris = {uri for _, kind, uri in found if kind == "URI"}
+    assert f"{SITE_URL}terms/multi-head-attention.html" in uris
+    assert {f"{SITE_URL}terms/attention.{ext}" for ext in ("html", "py", "ipynb")} <= uris
+
+
+def test_render_first_pages_for_a_reader(built):
+    """PNGs of the first pages, for a person to look at (test-artifacts/print/)."""
+    root, _ = built
+    out = REPO / "test-artifacts" / "print"
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-l", "2", str(root / "site/terms/attention.pdf"),
+                    str(out / "attention")], check=True)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-l", "4", str(root / "site/dictionary.pdf"),
+                    str(out / "dictionary")], check=True)
+    assert len(list(out.glob("attention-*.png"))) == 2 and len(list(out.glob("dictionary-*.png"))) == 4
+
+
+@pytest.mark.slow
+def test_prose_edit_reruns_that_entrys_print_pieces_and_no_figure(built, tmp_path):
+    work = copy_built(built[0], tmp_path / "edit")
+    before = tree_bytes(work / "results/site/terms/attention/figures")
+    md = work / "entries/multi-head-attention/entry.md"
+    text = md.read_text()
+    md.write_text(text.replace("A single ", "A lone ", 1))
+    run, ran = snakemake(work)
+    assert not {"pdflatex", "figure_tex", "latex_format", "pdf_to_svg", "pdf_to_png"} & set(ran), ran
+    assert ran.count("section_tex") == 1 and ran.count("entry_pdf") == 1
+    assert {"book_tex", "book"} <= set(ran)
+    assert "A lone" in words(pdftotext(work / "results/site/dictionary.pdf"))
+    assert "A lone" in words(pdftotext(work / "results/site/terms/multi-head-attention.pdf"))
+    assert tree_bytes(work / "results/site/terms/attention/figures") == before
+
+
+# --- skeleton entries ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def skeleton_builds(tmp_path_factory):
+    """Two clean builds of the same skeleton entries, the second under another time zone,
+    locale, umask and hash seed."""
+    base = tmp_path_factory.mktemp("print")
+    first = skeleton_repo(base / "one")
+    set_specials(first)
+    build_site(first)
+    second = skeleton_repo(base / "two")
+    set_specials(second)
+    env = dict(os.environ, TZ="Pacific/Chatham", LC_ALL="C", LANG="C", PYTHONHASHSEED="12345")
+    old = os.umask(0o077)
+    try:
+        build_site(second, env=env, cores="1")
+    finally:
+        os.umask(old)
+    return first, second
+
+
+@pytest.mark.slow
+def test_print_pdfs_byte_identical_across_clean_builds(skeleton_builds):
+    first, second = skeleton_builds
+    pdfs = ["site/dictionary.pdf", "site/terms/alpha.pdf", "site/terms/beta.pdf"]
+    for name in pdfs:
+        a, b = (first / name).read_bytes(), (second / name).read_bytes()
+        assert a.startswith(b"%PDF") and a == b, name
+        assert b"/CreationDate" not in a and b"/ID [" not in a and str(first).encode() not in a
+
+
+@pytest.mark.slow
+def test_tex_specials_in_title_and_caption_appear_literally(skeleton_builds):
+    root = skeleton_builds[0]
+    for pdf in ("site/terms/alpha.pdf", "site/dictionary.pdf"):
+        text = words(pdftotext(root / pdf))
+        assert SPECIAL_TITLE in text, pdf
+        assert f"Figure 1: {SPECIAL_CAPTION}" in text, pdf
+    assert [t for t, _ in outline_titles(root / "site/dictionary.pdf")] == ["Contents", SPECIAL_TITLE, "Beta"]
+    for pdf in ("site/terms/alpha.pdf", "site/dictionary.pdf"):
+        fonts = subprocess.run(["pdffonts", str(root / pdf)], capture_output=True, text=True, check=True).stdout
+        assert "Type 3" not in fonts, fonts

@@ -1,0 +1,89 @@
+# Stage 5: the print edition.  Each entry's section (prose from rule prose, figures,
+# checks, citation, links) is set once and used twice: in the entry's own PDF and in
+# the book, site/dictionary.pdf.  Both include the figure PDFs the figure rules
+# built; no figure is compiled again.  A prose edit reruns that entry's section,
+# its PDF and the book; nothing else.
+
+
+rule section_tex:
+    input:
+        prose="results/{entry}/prose.tex",
+        checks=entry_checks,
+        template="templates/print/section.tex.j2",
+        document="templates/print/entry.tex.j2",
+        preamble="templates/print/preamble.tex.j2",
+        lib=lib("section_tex"),
+    output:
+        section="results/{entry}/print/section.tex",
+        document="results/{entry}/print/entry.tex",
+    log:
+        "logs/section_tex/{entry}.log",
+    params:
+        meta=entry_meta,
+        site_title=config["site_title"],
+        site_url=BASE_URL,
+        site_terms="results/site/terms",
+    message:
+        "{wildcards.entry}: print section"
+    script:
+        "../../scripts/section_tex.py"
+
+
+rule entry_pdf:
+    input:
+        tex="results/{entry}/print/entry.tex",
+        notation="templates/notation.sty",
+        figures=figure_pdfs,
+        lib=lib("entry_pdf"),
+    output:
+        pdf="results/site/terms/{entry}.pdf",
+    log:
+        job="logs/entry_pdf/{entry}.log",
+        tex="logs/entry_pdf/{entry}.tex.log",
+    params:
+        # no contents and no links inside the document (cross-references go to the site)
+        passes=1,
+    message:
+        "{wildcards.entry}: entry PDF"
+    script:
+        "../../scripts/entry_pdf.py"
+
+
+rule book_tex:
+    input:
+        sections=book_sections,
+        template="templates/print/book.tex.j2",
+        preamble="templates/print/preamble.tex.j2",
+        lib=lib("book"),
+    output:
+        tex="results/print/dictionary.tex",
+    log:
+        "logs/book_tex/dictionary.log",
+    params:
+        site_title=config["site_title"],
+        site_url=BASE_URL,
+        site_terms="results/site/terms",
+    message:
+        "the book's LaTeX"
+    script:
+        "../../scripts/book.py"
+
+
+rule book:
+    input:
+        tex="results/print/dictionary.tex",
+        notation="templates/notation.sty",
+        figures=book_figures,
+        lib=lib("entry_pdf"),
+    output:
+        pdf="results/site/dictionary.pdf",
+    log:
+        job="logs/book/dictionary.log",
+        tex="logs/book/dictionary.tex.log",
+    params:
+        # the contents and the links between terms settle in three
+        passes=3,
+    message:
+        "the book, dictionary.pdf"
+    script:
+        "../../scripts/entry_pdf.py"
