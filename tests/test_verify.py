@@ -3,8 +3,8 @@ import json
 import subprocess
 
 import pytest
-
 from conftest import BIN, REPO
+
 from glossary import jsonio, verify
 
 LOSS = "iter,loss\n1,4.584554\n20,3.145811\n40,1.583525\n60,0.658661\n"
@@ -145,3 +145,61 @@ def test_sources_of_a_plain_folder_follow_its_gitignore(tmp_path):
         (tmp_path / name).write_text("")
     assert sorted(verify.source_files(tmp_path)) == [".gitignore", "Snakefile", "src/glossary/a.py"]
     assert not (tmp_path / ".git").exists()
+
+
+def run_verify(*args):
+    return subprocess.run([str(BIN / "python"), str(REPO / "scripts/verify.py"), *args], capture_output=True,
+                          text=True)
+
+
+def test_markdown_format_tables_the_files_that_differ(site, tmp_path):
+    """--format markdown (the CI job summary): a heading, one table row per file that differs (a CSV's
+    first differing row and largest difference in its cell), the platform; all on standard output."""
+    manifest = tmp_path / "m.json"
+    verify.write_manifest(manifest, verify.manifest_of(site))
+    run = run_verify("--manifest", str(manifest), "--site", str(site), "--format", "markdown")
+    assert run.returncode == 0 and run.stdout == "## make verify: OK\n\nAll 3 files of the fresh site match " \
+        f"`{manifest}`.\n", run.stderr
+    (site / "terms/attention/data/attention_loss.csv").write_text(LOSS.replace("0.658661", "0.558661"))
+    (site / "index.html").unlink()
+    (site / "extra|file.txt").write_text("?")
+    run = run_verify("--manifest", str(manifest), "--site", str(site), "--format", "markdown")
+    assert run.returncode == 1
+    out = run.stdout.splitlines()
+    assert out[0] == "## make verify: FAILED"
+    assert "| file | status | difference |" in out and "| --- | --- | --- |" in out
+    row = next(line for line in out if line.startswith("| `terms/attention/data/attention_loss.csv` | changed | "))
+    assert "first differing row: line 5 (iter=60): expected '60,0.658661', got '60,0.558661'<br>" in row
+    assert "largest absolute difference: 0.1 in column loss, line 5" in row and row.endswith(" |")
+    assert row.count(" | ") == 2, "the cell holds no column separator"
+    assert f"| `index.html` | missing | in `{manifest}`, not in the fresh site |" in out
+    assert any(line.startswith("| `extra\\|file.txt` | extra |") for line in out)
+    assert "<details><summary>The platform it ran on</summary>" in out
+    assert any(line.startswith("- platform: Linux") for line in out)
+
+
+def test_json_format_says_which_files_moved(site, tmp_path):
+    manifest = tmp_path / "m.json"
+    verify.write_manifest(manifest, verify.manifest_of(site))
+    run = run_verify("--manifest", str(manifest), "--site", str(site), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"status": "ok", "manifest": str(manifest), "checked": 3, "changed": {},
+                                      "missing": [], "extra": []}
+    assert run.stdout == jsonio.dumps(json.loads(run.stdout))
+    (site / "terms/attention/data/attention_loss.csv").write_text(LOSS.replace("3.145811", "3.145812"))
+    (site / "terms/attention/stray.txt").write_text("?")
+    run = run_verify("--manifest", str(manifest), "--site", str(site), "--format", "json")
+    assert run.returncode == 1
+    report = json.loads(run.stdout)
+    assert report["status"] == "differs" and report["missing"] == []
+    assert report["extra"] == ["terms/attention/stray.txt"]
+    assert list(report["changed"]) == ["terms/attention/data/attention_loss.csv"]
+    assert report["changed"]["terms/attention/data/attention_loss.csv"][0].startswith("first differing row: line 3")
+    assert any(line.startswith("platform: ") for line in report["platform"])
+
+
+def test_makefile_passes_the_format(tmp_path):
+    """`make verify FORMAT=json` reaches scripts/verify.py (dry run of the Makefile)."""
+    run = subprocess.run(["make", "-n", "-o", "setup", "verify", "FORMAT=json"], cwd=REPO, capture_output=True,
+                         text=True)
+    assert run.returncode == 0 and "scripts/verify.py --format json" in run.stdout, run.stderr

@@ -41,6 +41,8 @@ PROMISE = ("The same bytes are promised only on x86-64 Linux with the packages o
 # Besides the CSVs, the manifest keeps the text of build-info.json: when the bytes
 # differ, the versions it records (numpy, TeX Live, poppler, ...) often say why.
 TEXT = ("build-info.json",)
+FORMATS = ("text", "markdown", "json")
+BUILD_TAIL = 40     # lines of a failed clean build's output that the markdown and json reports keep
 
 
 def file_entry(data, name):
@@ -125,7 +127,7 @@ def csv_difference(expected_lines, actual_lines):
 def text_difference(expected_lines, actual_lines, most=12):
     """The changed lines of a small text file, as `- expected` / `+ got`."""
     body = list(difflib.unified_diff(expected_lines, actual_lines, lineterm="", n=0))[2:]   # no file header
-    diff = [f"{l[0]} {l[1:].strip()}" for l in body if not l.startswith("@@")]
+    diff = [f"{line[0]} {line[1:].strip()}" for line in body if not line.startswith("@@")]
     return diff[:most] + ([f"... {len(diff) - most} more changed lines"] if len(diff) > most else [])
 
 
@@ -148,9 +150,51 @@ class Report:
             out += ["  " + d for d in details]
         out += [f"missing: {name} (in {manifest_name}, not in the fresh site)" for name in self.missing]
         out += [f"extra: {name} (in the fresh site, not in {manifest_name})" for name in self.extra]
-        out.append(f"verify: FAILED: {len(self.changed)} changed, {len(self.missing)} missing, "
-                   f"{len(self.extra)} extra, of {self.checked} files in {manifest_name}")
+        out.append(f"verify: FAILED: {self.summary()} of {self.checked} files in {manifest_name}")
         return out
+
+    def summary(self):
+        return f"{len(self.changed)} changed, {len(self.missing)} missing, {len(self.extra)} extra"
+
+    def as_dict(self, manifest_name=MANIFEST, platform=None):
+        """For machines (--format json): which files moved, and how."""
+        out = {"status": "ok" if self.ok else "differs", "manifest": manifest_name, "checked": self.checked,
+               "changed": {name: details for name, details in sorted(self.changed.items())},
+               "missing": self.missing, "extra": self.extra}
+        if platform is not None:
+            out["platform"] = platform
+        return out
+
+    def markdown(self, manifest_name=MANIFEST, platform=None):
+        """For a CI job summary (--format markdown): a table of the files that differ."""
+        if self.ok:
+            return ["## make verify: OK", "",
+                    f"All {self.checked} files of the fresh site match `{manifest_name}`."]
+        out = ["## make verify: FAILED", "",
+               f"{self.summary()}, of {self.checked} files in `{manifest_name}`.", "",
+               "| file | status | difference |", "| --- | --- | --- |"]
+        for name, details in sorted(self.changed.items()):
+            out.append(f"| {_code(name)} | changed | {'<br>'.join(_cell(d) for d in details)} |")
+        out += [f"| {_code(name)} | missing | in `{manifest_name}`, not in the fresh site |" for name in self.missing]
+        out += [f"| {_code(name)} | extra | in the fresh site, not in `{manifest_name}` |" for name in self.extra]
+        return out + _markdown_platform(platform)
+
+
+def _cell(text):
+    """Text for one cell of a Markdown table."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
+
+
+def _code(name):
+    """A file name as code in a Markdown table cell (a '|' would end the cell, even in code)."""
+    return "`" + name.replace("|", "\\|") + "`"
+
+
+def _markdown_platform(platform):
+    if not platform:
+        return []
+    return ["", "<details><summary>The platform it ran on</summary>", ""] + \
+        [f"- {_cell(line)}" for line in platform] + ["", "</details>"]
 
 
 def compare(manifest, site):
@@ -169,15 +213,15 @@ def compare(manifest, site):
         elif "text" in want and "text" in got:
             report.changed[name] = text_difference(want["text"], got["text"])
         else:
-            report.changed[name] = [f"sha256 {got['sha256'][:16]}..., expected {want['sha256'][:16]}...; "
-                                    f"{got['size']} bytes, expected {want['size']}"]
+            report.changed[name] = [(f"sha256 {got['sha256'][:16]}..., expected {want['sha256'][:16]}...; "
+                                     f"{got['size']} bytes, expected {want['size']}")]
     return report
 
 
 # --- the clean rebuild ------------------------------------------------------------
 
 def _git_lines(args, cwd, env=None):
-    run = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True)
+    run = subprocess.run(["git", *args], check=False, cwd=cwd, env=env, capture_output=True)
     if run.returncode != 0:
         raise RuntimeError(f"{cwd}: git {' '.join(args)}: {run.stderr.decode().strip()}")
     return [n for n in run.stdout.decode().split("\0") if n]
@@ -188,7 +232,8 @@ def source_files(repo):
     A folder that is no git checkout of its own (an unpacked copy, a test's copy) is
     listed through a throwaway git folder, by its .gitignore."""
     repo = Path(repo).resolve()
-    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=repo, capture_output=True, text=True)
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=repo, capture_output=True, text=True,
+                         check=False)
     if top.returncode == 0 and Path(top.stdout.strip()).resolve() == repo:
         names = _git_lines(["ls-files", "-co", "--exclude-standard", "-z"], repo)
     else:
@@ -213,7 +258,7 @@ def rebuild(repo, work, cores="2", python=sys.executable):
     copy_sources(repo, work)
     env = dict(os.environ, PYTHONPATH=str(Path(work) / "src"))
     env.pop("SNAKEMAKE_OUTPUT_CACHE", None)      # recompute everything: no trained results from a cache
-    run = subprocess.run([python, "-m", "glossary.build", "--cores", str(cores)], cwd=work, env=env,
+    run = subprocess.run([python, "-m", "glossary.build", "--cores", str(cores)], cwd=work, env=env, check=False,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return run.returncode == 0, run.stdout
 
@@ -267,15 +312,17 @@ def locked_mismatches(lock):
 
 def platform_lines(repo, python=sys.executable):
     """What verify ran on: machine, CPU, Python, numpy and OpenBLAS as a pinned job sees them."""
-    from glossary import numeric
     import yaml
+
+    from glossary import numeric
     repo = Path(repo)
     pinned = yaml.safe_load((repo / "config.yaml").read_text())["numeric_env"]
     env = dict(os.environ)
     numeric.apply(pinned, env)
-    lines = [f"platform: {platform.system()} {platform.machine()}, {cpu_model()}, "
-             f"Python {platform.python_version()}, {' '.join(platform.libc_ver()) or 'no glibc'}"]
-    run = subprocess.run([python, "-c", PROBE, str(repo / "src")], env=env, capture_output=True, text=True)
+    lines = [(f"platform: {platform.system()} {platform.machine()}, {cpu_model()}, "
+              f"Python {platform.python_version()}, {' '.join(platform.libc_ver()) or 'no glibc'}")]
+    run = subprocess.run([python, "-c", PROBE, str(repo / "src")], env=env, capture_output=True, text=True,
+                         check=False)
     if run.returncode == 0:
         probe = json.loads(run.stdout)
         lines.append(f"numpy {probe['numpy']}: baseline {' '.join(probe['baseline'])}, dispatches under "
@@ -316,6 +363,10 @@ def main(argv=None, repo_default=None):
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
     parser.add_argument("--keep", type=Path, default=None,
                         help="rebuild in this (new or empty) folder and keep it, instead of a temporary one")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="the comparison's report: text (the default), markdown (e.g. for a CI job "
+                             "summary) or json (which files moved, for other tools); markdown and json go "
+                             "to standard output, whatever the outcome")
     args = parser.parse_args(argv)
     repo = args.repo.resolve()
     manifest_path = args.manifest or repo / MANIFEST
@@ -342,16 +393,18 @@ def main(argv=None, repo_default=None):
         return 2
 
     if args.site is not None:
-        return _report(compare(manifest, args.site), name, repo)
+        return _report(compare(manifest, args.site), name, repo, args.format)
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
-        return _rebuild_and_compare(repo, args.keep, manifest, name, args.cores)
+        return _rebuild_and_compare(repo, args.keep, manifest, name, args.cores, args.format)
     with tempfile.TemporaryDirectory(prefix="glossary-verify-") as tmp:
-        return _rebuild_and_compare(repo, Path(tmp) / "glossary", manifest, name, args.cores)
+        return _rebuild_and_compare(repo, Path(tmp) / "glossary", manifest, name, args.cores, args.format)
 
 
-def _rebuild_and_compare(repo, work, manifest, name, cores):
-    print(f"verify: clean build of {repo.name} in a temporary folder ...", flush=True)
+def _rebuild_and_compare(repo, work, manifest, name, cores, fmt="text"):
+    # With a report for machines on standard output, the progress goes to standard error.
+    print(f"verify: clean build of {repo.name} in a temporary folder ...", flush=True,
+          file=sys.stdout if fmt == "text" else sys.stderr)
     try:
         ok, output = rebuild(repo, work, cores)
     except (OSError, RuntimeError) as err:
@@ -360,16 +413,29 @@ def _rebuild_and_compare(repo, work, manifest, name, cores):
     if not ok:
         print(output.rstrip(), file=sys.stderr)
         print("verify: FAILED: the clean build did not finish", file=sys.stderr)
-        print("\n".join(platform_lines(repo)), file=sys.stderr)
+        platform = platform_lines(repo)
+        if fmt == "text":
+            print("\n".join(platform), file=sys.stderr)
+        elif fmt == "json":
+            print(jsonio.dumps({"status": "build failed", "manifest": name, "platform": platform,
+                                "output": output.rstrip().splitlines()[-BUILD_TAIL:]}), end="")
+        else:
+            print("\n".join(["## make verify: FAILED: the clean build did not finish", "", "```"]
+                            + output.rstrip().splitlines()[-BUILD_TAIL:] + ["```"]
+                            + _markdown_platform(platform)))
         return 2
-    return _report(compare(manifest, Path(work) / "site"), name, repo)
+    return _report(compare(manifest, Path(work) / "site"), name, repo, fmt)
 
 
-def _report(report, name, repo):
-    lines = report.lines(name)
-    if report.ok:
-        print(lines[0])
-        return 0
-    print("\n".join(lines), file=sys.stderr)
-    print("\n".join(platform_lines(repo)), file=sys.stderr)
-    return 1
+def _report(report, name, repo, fmt="text"):
+    platform = None if report.ok else platform_lines(repo)
+    if fmt == "json":
+        print(jsonio.dumps(report.as_dict(name, platform)), end="")
+    elif fmt == "markdown":
+        print("\n".join(report.markdown(name, platform)))
+    elif report.ok:
+        print(report.lines(name)[0])
+    else:
+        print("\n".join(report.lines(name)), file=sys.stderr)
+        print("\n".join(platform), file=sys.stderr)
+    return 0 if report.ok else 1

@@ -1,0 +1,21 @@
+"""Rule links: check every link of the staged site (glossary.links); a dead internal
+link fails the job with one line in the log, naming the source that wrote it."""
+import os
+import sys
+from pathlib import Path
+
+from glossary import links
+
+sys.stderr = open(snakemake.log[0], "w")
+# The whole staged folder (the folder all the site's files share): what `make site` publishes.
+site = os.path.commonpath(snakemake.input["site"])
+result = links.check(site, snakemake.params["site_url"], snakemake.params["entries"],
+                     snakemake.input["templates"])
+if result.dead:
+    print(f"links: {len(result.dead)} dead of {result.checked} internal links in {result.files} files:",
+          file=sys.stderr)
+    for dead in result.dead:
+        print(dead.line(), file=sys.stderr)
+    sys.exit(1)
+Path(snakemake.output["report"]).write_text(result.report(), encoding="utf-8")
+print(result.report().splitlines()[0], file=sys.stderr)

@@ -1,0 +1,402 @@
+"""The link check of the staged site (rule `links`, `make links`).
+
+Every address the site holds is resolved against the site's own files: each
+`href` and `src` of every HTML page (a `#fragment` against the ids of the target
+page), every address in terms.json, sitemap.xml and llms.txt, and every link
+annotation of every PDF (/URI actions, and internal destinations against the
+PDF's own).  Absolute addresses under config.yaml's `site_url` are the site's
+own files; any other address with a scheme leaves the site and is only listed,
+never fetched (no network at build time).
+
+A dead internal link is told in one self-contained line: the file that holds it,
+the link, why it is dead and the source that wrote it: the entry's entry.md for a
+link in a page's prose, else the template whose attribute has the link's text or
+pattern, else the script of the rule that writes the file.
+"""
+import difflib
+import html
+import io
+import json
+import posixpath
+import re
+import time
+import zlib
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+# Addresses that point at nothing to fetch or check.
+INERT_SCHEMES = ("data", "javascript", "about")
+# A string of terms.json taken as an address: a URL, or a relative path ending in a file extension.
+ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*:\S+|[\w.~%+-]+(?:/[\w.~%+-]+)*\.[A-Za-z][A-Za-z0-9]*(?:#\S*)?)$")
+# llms.txt: Markdown links, autolinks and bare URLs.
+MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|<([a-z][a-z0-9+.-]*:[^>\s]+)>"
+                           r"|(?<![(<\w])(https?://[^\s)>\]]+)")
+SITEMAP_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
+TEMPLATE_ATTR = re.compile(r"\b(?:href|src)=\"([^\"]*)\"")
+JINJA = re.compile(r"({{.*?}}|{%.*?%})")
+# The site's text files with addresses, and the script of the rule that writes each.
+TEXT_FILES = {"terms.json": "scripts/terms_json.py", "sitemap.xml": "scripts/sitemap.py",
+              "llms.txt": "scripts/llms_txt.py"}
+ENTRY_FILE = re.compile(r"^terms/([a-z0-9-]+)(?:\.[a-z]+$|/)")
+
+
+class Dead:
+    """A dead internal link: where it is, what it says, why it is dead, and who wrote it."""
+
+    def __init__(self, file, address, reason, source):
+        self.file, self.address, self.reason, self.source = file, address, reason, source
+
+    def line(self):
+        return f"{self.file}: dead link {self.address!r}: {self.reason} (written by {self.source})"
+
+    def __repr__(self):
+        return f"Dead({self.line()!r})"
+
+
+class Result:
+    def __init__(self):
+        self.files, self.checked, self.dead, self.external = 0, 0, [], set()
+
+    def report(self):
+        """The rule's report: what was checked, and every address that leaves the site."""
+        head = (f"links: {self.checked} internal links in {self.files} files, {len(self.dead)} dead; "
+                f"{len(self.external)} addresses leave the site (listed below, not fetched)")
+        lines = [head]
+        lines += [f"{file}: {address}" for file, address in sorted(self.external)]
+        return "\n".join(lines) + "\n"
+
+
+# --- reading the files --------------------------------------------------------------
+
+# The tags that matter: every div (to know where the prose ends) and every tag with an id, name,
+# href or src.  A scan by regular expressions: html.parser took 4.5 s for 200 entry pages, most of
+# them the code's thousands of <span>s (docs/ci.md).  The pages are the build's own, checked HTML.
+TAG = re.compile(r"<(?:(/?div)\b[^>]*|[a-zA-Z][\w-]*\s[^>]*?\b(?:id|name|href|src)\s*=[^>]*)>", re.I)
+TAG_NAME = re.compile(r"<([a-zA-Z][\w-]*)")
+ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def read_html(path):
+    """The ids of an HTML page, and its href/src values, each with whether it stands in the entry's
+    prose (<div class="prose">): (ids, [(address, in_prose)])."""
+    text = COMMENT.sub("", Path(path).read_text(encoding="utf-8", errors="replace"))
+    ids, found, divs, prose = set(), [], 0, None
+    for m in TAG.finditer(text):
+        if m.group(1) and m.group(1).lower() == "/div":
+            if prose == divs:
+                prose = None
+            divs = max(divs - 1, 0)
+            continue
+        tag = TAG_NAME.match(m.group(0)).group(1).lower()
+        attrs = {}
+        for a in ATTRIBUTE.finditer(m.group(0), len(tag) + 1):
+            value = next((v for v in a.groups()[1:] if v is not None), "")
+            attrs.setdefault(a.group(1).lower(), html.unescape(value))
+        if tag == "div":
+            divs += 1
+            if prose is None and "prose" in attrs.get("class", "").split():
+                prose = divs
+        if attrs.get("id"):
+            ids.add(attrs["id"])
+        if tag == "a" and attrs.get("name"):
+            ids.add(attrs["name"])
+        for key in ("href", "src"):
+            if key in attrs:
+                found.append((attrs[key], prose is not None))
+    return ids, found
+
+
+def json_addresses(value):
+    """Every string of a JSON document that is an address."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from json_addresses(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from json_addresses(v)
+    elif isinstance(value, str) and ADDRESS.match(value):
+        yield value
+
+
+def text_addresses(name, text):
+    """The addresses of terms.json, sitemap.xml or llms.txt."""
+    if name.endswith(".json"):
+        return list(json_addresses(json.loads(text)))
+    if name.endswith(".xml"):
+        return SITEMAP_LOC.findall(text)
+    return [next(g for g in m.groups() if g) for m in MARKDOWN_LINK.finditer(text)]
+
+
+def _pdf_text(value):
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    return str(value)
+
+
+OBJECT_STREAM = re.compile(rb"<<[^<>]*/Type\s*/ObjStm[^<>]*>>\s*stream\r?\n")
+
+
+def _may_have_links(data):
+    """False only when no object of the PDF, plain or in an object stream, has /Annots: then it has
+    no link, and pypdf need not read it (400 figure PDFs cost 2 s to read)."""
+    if b"/Annots" in data:
+        return True
+    for m in OBJECT_STREAM.finditer(data):
+        end = data.find(b"endstream", m.end())
+        try:
+            if b"/Annots" in zlib.decompressobj().decompress(data[m.end():end]):
+                return True
+        except zlib.error:
+            return True
+    return False
+
+
+def pdf_links(path):
+    """The links of a PDF: ([addresses of /URI and /GoToR actions], [internal destinations that resolve
+    to nothing]), each internal one described in words."""
+    import pypdf  # here: only a build with PDFs pays for it
+    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+    data = Path(path).read_bytes()
+    if not _may_have_links(data):
+        return [], []
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    names = None    # read only for a link to a named destination: most PDFs (the figures) have none
+    pages = {p.indirect_reference.idnum for p in reader.pages if p.indirect_reference is not None}
+    addresses, broken = [], []
+
+    def check_dest(dest, where):
+        if isinstance(dest, IndirectObject):
+            dest = dest.get_object()
+        if isinstance(dest, ArrayObject):
+            target = dest[0] if dest else None
+            if isinstance(target, IndirectObject) and target.idnum not in pages:
+                broken.append((f"#{where}", "the destination's page is not in the PDF"))
+        elif dest is not None:
+            name = _pdf_text(dest)
+            name = name[1:] if isinstance(dest, NameObject) else name
+            nonlocal names
+            if names is None:
+                names = set(reader.named_destinations)
+            if name not in names:
+                broken.append((f"#{name}", f"no destination {name!r} in the PDF"))
+
+    for number, page in enumerate(reader.pages, 1):
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            action = annot.get("/A")
+            action = action.get_object() if action is not None else None
+            if action is None:
+                check_dest(annot.get("/Dest"), f"page {number}")
+            elif action.get("/S") == "/URI":
+                addresses.append(_pdf_text(action.get("/URI")))
+            elif action.get("/S") == "/GoTo":
+                check_dest(action.get("/D"), f"page {number}")
+            elif action.get("/S") == "/GoToR":
+                target = action.get("/F")
+                target = target.get_object() if target is not None else None
+                if isinstance(target, dict):
+                    target = target.get("/UF") or target.get("/F")
+                if target is not None:
+                    addresses.append(_pdf_text(target))
+    return addresses, broken
+
+
+# --- which source wrote a link ------------------------------------------------------
+
+def template_patterns(templates, root="."):
+    """[(template, regex, number of literal characters, literal text)] for every href/src attribute of
+    the templates: the Jinja expressions in an attribute's value match any text."""
+    patterns = []
+    for name in templates:
+        for m in TEMPLATE_ATTR.finditer((Path(root) / name).read_text(encoding="utf-8")):
+            parts = JINJA.split(m.group(1))
+            regex = "".join(".*" if i % 2 else re.escape(p) for i, p in enumerate(parts))
+            literal = sum(len(p) for p in parts[::2])
+            patterns.append((str(name), re.compile(regex, re.DOTALL), literal, "".join(parts[::2])))
+    return patterns
+
+
+class Sources:
+    """Names the source file that wrote a link."""
+
+    def __init__(self, entries=None, templates=(), root="."):
+        self.root = Path(root)
+        self.entries = {slug: str(path) for slug, path in (entries or {}).items()}
+        self.patterns = template_patterns(templates, root)
+        self.templates = [str(t) for t in templates]
+        self._texts = {}
+
+    def entry_of(self, file):
+        m = ENTRY_FILE.match(file)
+        return self.entries.get(m.group(1)) if m else None
+
+    def _entry_has(self, entry, address):
+        if entry not in self._texts:
+            try:
+                self._texts[entry] = (self.root / entry).read_text(encoding="utf-8")
+            except OSError:
+                self._texts[entry] = ""
+        return address in self._texts[entry]
+
+    def template_of(self, address):
+        """The template with an attribute whose pattern matches the address (the most literal text
+        wins); else, for a link no pattern matches, the one whose literal text is closest to it."""
+        best = max(((literal, -i, name) for i, (name, regex, literal, _) in enumerate(self.patterns)
+                    if literal and regex.fullmatch(address)), default=None)
+        if best:
+            return best[2]
+        ratio, _, name = max(((difflib.SequenceMatcher(None, text, address).ratio(), -i, name)
+                              for i, (name, _, _, text) in enumerate(self.patterns)), default=(0, 0, None))
+        return name if ratio >= 0.5 else None
+
+    def of(self, file, address, in_prose=False):
+        entry = self.entry_of(file)
+        if entry and (in_prose or (not file.endswith(".html") and self._entry_has(entry, address))):
+            return entry
+        if file.endswith((".html", ".pdf")):
+            template = self.template_of(address)
+            if template:
+                return template
+            if file.endswith(".html") and self.templates:
+                return " or ".join(self.templates)
+        return TEXT_FILES.get(file) or f"the rule that writes {file}"
+
+
+# --- the check ----------------------------------------------------------------------
+
+def site_files(site):
+    """The site's files, relative, as posix paths (Snakemake's directory markers left out)."""
+    site = Path(site)
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
+                  if p.is_file() and p.name != ".snakemake_timestamp")
+
+
+def resolve(address, here, site_url=""):
+    """('external', address), ('inert', None) or ('internal', (site path, fragment)) for an address
+    found in the site file `here`; ('dead', reason) when it cannot point into the site."""
+    address = address.strip()
+    base = posixpath.dirname(here)
+    if site_url and address.startswith(site_url):
+        address, base = address[len(site_url):], ""
+    parts = urlsplit(address)
+    if parts.scheme.lower() in INERT_SCHEMES:
+        return "inert", None
+    if parts.scheme or parts.netloc:
+        return "external", address
+    path = unquote(parts.path)
+    if path.startswith("/"):
+        return "dead", "a path from the server's root (the site is served under any prefix: link relatively)"
+    target = posixpath.normpath(posixpath.join(base, path)) if path else here
+    if target == ".":
+        target = ""
+    if path.endswith("/") or (path and not target):
+        target = posixpath.join(target, "index.html")
+    if target == ".." or target.startswith("../"):
+        return "dead", "it leads out of the site's folder"
+    return "internal", (target, unquote(parts.fragment))
+
+
+def check(site, site_url="", entries=None, templates=(), files=None, root="."):
+    """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
+    and `templates` name the sources, relative to the repository `root`."""
+    site = Path(site)
+    names = files if files is not None else site_files(site)
+    present = set(names)
+    folders = {posixpath.dirname(n) for n in names}
+    ids, html_links = {}, {}
+    for name in names:
+        if name.endswith(".html"):
+            ids[name], html_links[name] = read_html(site / name)
+    sources = Sources(entries, templates, root)
+    result = Result()
+
+    def visit(file, address, in_prose=False, target_check=True):
+        kind, value = resolve(address, file, site_url)
+        if kind == "inert":
+            return
+        if kind == "external":
+            result.external.add((file, value))
+            return
+        result.checked += 1
+        if kind == "dead":
+            reason = value
+        else:
+            target, fragment = value
+            if target in folders and target not in present:
+                target = posixpath.join(target, "index.html") if target else "index.html"
+            if target not in present:
+                reason = f"no file {target or '.'} in the site"
+            elif fragment and target in ids and fragment not in ids[target]:
+                reason = f"no id {fragment!r} in {target}"
+            else:
+                return
+        result.dead.append(Dead(file, address, reason, sources.of(file, address, in_prose)))
+
+    for name in names:
+        if name in html_links:
+            result.files += 1
+            for address, in_prose in html_links[name]:
+                visit(name, address, in_prose)
+        elif name in TEXT_FILES:
+            result.files += 1
+            for address in text_addresses(name, (site / name).read_text(encoding="utf-8")):
+                visit(name, address)
+        elif name.endswith(".pdf"):
+            result.files += 1
+            addresses, broken = pdf_links(site / name)
+            for address in addresses:
+                visit(name, address)
+            for address, reason in broken:
+                result.checked += 1
+                result.dead.append(Dead(name, address, reason, sources.of(name, address)))
+    return result
+
+
+def timed(site, **kwargs):
+    """For the benchmark: (seconds, Result) of one check of a site folder."""
+    start = time.perf_counter()
+    result = check(site, **kwargs)
+    return time.perf_counter() - start, result
+
+
+# --- the command: `make links` ------------------------------------------------------
+
+def _entries(repo, config):
+    folder = Path(repo) / config.get("entries_dir", "entries")
+    if not folder.is_dir():
+        return {}
+    return {p.parent.name: p.relative_to(repo).as_posix() for p in sorted(folder.glob("*/entry.md"))}
+
+
+def check_repo(site, repo="."):
+    """Check a site folder built from the checkout `repo` (its config.yaml, entries and templates)."""
+    import yaml
+    repo = Path(repo)
+    config = yaml.safe_load((repo / "config.yaml").read_text(encoding="utf-8"))
+    templates = [t.relative_to(repo).as_posix() for t in sorted((repo / "templates").glob("*.html.j2"))]
+    return check(site, config.get("site_url", ""), _entries(repo, config), templates, root=repo)
+
+
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m glossary.links",
+                                     description="Check a built site's links; list the addresses that leave it.")
+    parser.add_argument("--site", type=Path, default=Path("site"))
+    parser.add_argument("--repo", type=Path, default=Path("."))
+    args = parser.parse_args(argv)
+    if not args.site.is_dir():
+        print(f"links: no folder {args.site}; run `make site` first")
+        return 2
+    result = check_repo(args.site, args.repo)
+    print(result.report(), end="")
+    for dead in result.dead:
+        print(dead.line())
+    return 1 if result.dead else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,332 @@
+"""The link check (glossary.links, rule links): every href/src and #fragment of the pages, the
+addresses of terms.json, sitemap.xml and llms.txt, the links of the PDFs; a dead internal link
+fails the build naming the source that wrote it, and site/ stays as it was."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pypdf
+import pytest
+from conftest import BIN, REPO, copy_repo, tree_bytes
+from pypdf.generic import NameObject, TextStringObject
+
+from glossary import links
+
+SITE_URL = "https://dictionaryofml.org/"
+BASE = """<!DOCTYPE html><html><head><link rel="stylesheet" href="{{ root }}style.css"></head>
+<body><a class="home" href="{{ root }}index.html">Home</a>{% block main %}{% endblock %}</body></html>
+"""
+ENTRY = """{% extends "base.html.j2" %}{% block main %}<h1 id="top">{{ title }}</h1>
+<div class="prose">{{ prose | safe }}</div>
+<a href="{{ slug }}.py" download>script</a> <a href="../index.html#terms">All terms</a>
+<a href="{{ colab }}">Colab</a>{% endblock %}
+"""
+INDEX = """{% extends "base.html.j2" %}{% block main %}<h2 id="terms">Terms</h2>
+{% for e in others %}<a href="terms/{{ e.slug }}.html">{{ e.title }}</a>{% endfor %}{% endblock %}
+"""
+
+
+def page(body, root="../"):
+    return (f'<!DOCTYPE html><html><head><link rel="stylesheet" href="{root}style.css"></head>\n'
+            f'<body><a class="home" href="{root}index.html">Home</a>{body}</body></html>\n')
+
+
+def entry_page(slug, prose, extra=""):
+    return page(f'<h1 id="top">{slug}</h1>\n<div class="prose"><p>{prose}</p>\n<div class="note">n</div>\n'
+                f'<p>after the inner div</p></div>\n<a href="{slug}.py" download>script</a> '
+                f'<a href="../index.html#terms">All terms</a>\n'
+                f'<a href="https://colab.research.google.com/x/{slug}.ipynb">Colab</a>{extra}')
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A hand-made checkout and staged site: two entries, three templates, terms.json,
+    sitemap.xml and llms.txt, every link alive."""
+    root = tmp_path / "repo"
+    for name, text in (("base", BASE), ("entry", ENTRY), ("index", INDEX)):
+        (root / "templates").mkdir(parents=True, exist_ok=True)
+        (root / f"templates/{name}.html.j2").write_text(text)
+    for slug in ("alpha", "beta"):
+        (root / f"entries/{slug}").mkdir(parents=True)
+        (root / f"entries/{slug}/entry.md").write_text(f"---\ntitle: {slug}\n---\nProse of {slug}.\n")
+    (root / "config.yaml").write_text(f"entries_dir: entries\nsite_url: {SITE_URL}\n")
+    site = root / "results/site"
+    (site / "terms/alpha/figures").mkdir(parents=True)
+    (site / "style.css").write_text("")
+    (site / "index.html").write_text(page('<h2 id="terms">Terms</h2><a href="terms/alpha.html">Alpha</a>'
+                                          '<a href="terms/beta.html">Beta</a>', root=""))
+    (site / "terms/alpha.html").write_text(entry_page("alpha", 'See <a href="beta.html#top">beta</a>.',
+                                                      '<img src="alpha/figures/loss.svg" alt="">'))
+    (site / "terms/beta.html").write_text(entry_page("beta", 'See <a href="alpha.html">alpha</a>.'))
+    for name in ("terms/alpha.py", "terms/beta.py", "terms/alpha/figures/loss.svg"):
+        (site / name).write_text("")
+    (site / "terms.json").write_text(json.dumps({"site": "A dictionary, v1.0", "terms": [
+        {"key": "alpha", "page": "terms/alpha.html", "demo": "terms/alpha.py", "see_also": ["beta"],
+         "figures": [{"svg": "terms/alpha/figures/loss.svg", "name": "loss"}]}]}))
+    (site / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"<url><loc>{SITE_URL}index.html</loc></url>\n<url><loc>{SITE_URL}terms/alpha.html</loc></url>\n"
+        "</urlset>\n")
+    (site / "llms.txt").write_text(f"# A dictionary\n\n- [Alpha](terms/alpha.html): the first term\n"
+                                   f"- [Beta]({SITE_URL}terms/beta.html#top)\n- the book: <https://example.org/book>\n")
+    return root
+
+
+def run_check(root):
+    return links.check_repo(root / "results/site", root)
+
+
+def dead_lines(root):
+    return [d.line() for d in run_check(root).dead]
+
+
+def test_a_sound_site_has_no_dead_link_and_lists_what_leaves_it(repo):
+    result = run_check(repo)
+    assert result.dead == []
+    assert result.files == 6 and result.checked > 20
+    assert sorted(result.external) == [
+        ("llms.txt", "https://example.org/book"),
+        ("terms/alpha.html", "https://colab.research.google.com/x/alpha.ipynb"),
+        ("terms/beta.html", "https://colab.research.google.com/x/beta.ipynb")]
+    report = result.report().splitlines()
+    assert report[0].startswith(f"links: {result.checked} internal links in 6 files, 0 dead; 3 addresses")
+    assert report[1:] == [f"{f}: {a}" for f, a in sorted(result.external)]
+
+
+def test_dead_link_in_the_prose_names_entry_md(repo):
+    page_ = repo / "results/site/terms/alpha.html"
+    page_.write_text(page_.read_text().replace('href="beta.html#top"', 'href="gamma.html"'))
+    assert dead_lines(repo) == [
+        "terms/alpha.html: dead link 'gamma.html': no file terms/gamma.html in the site "
+        "(written by entries/alpha/entry.md)"]
+
+
+def test_missing_anchor_names_the_target_page(repo):
+    page_ = repo / "results/site/terms/alpha.html"
+    page_.write_text(page_.read_text().replace('href="beta.html#top"', 'href="beta.html#nowhere"'))
+    assert dead_lines(repo) == [
+        "terms/alpha.html: dead link 'beta.html#nowhere': no id 'nowhere' in terms/beta.html "
+        "(written by entries/alpha/entry.md)"]
+
+
+def test_same_page_anchor_after_the_prose(repo):
+    """A link after the prose's nested divs is no longer the prose's: the template wrote it."""
+    page_ = repo / "results/site/terms/beta.html"
+    page_.write_text(page_.read_text().replace('href="../index.html#terms"', 'href="../index.html#term"'))
+    assert dead_lines(repo) == [
+        "terms/beta.html: dead link '../index.html#term': no id 'term' in index.html "
+        "(written by templates/entry.html.j2)"]
+
+
+def test_dead_link_outside_the_prose_names_the_template_by_its_pattern(repo):
+    for name in ("terms/alpha.html", "terms/beta.html"):
+        page_ = repo / "results/site" / name
+        page_.write_text(page_.read_text().replace('href="../style.css"', 'href="../styles.css"'))
+    (repo / "results/site/terms/beta.py").unlink()
+    assert dead_lines(repo) == [
+        "terms/alpha.html: dead link '../styles.css': no file styles.css in the site "
+        "(written by templates/base.html.j2)",
+        "terms/beta.html: dead link '../styles.css': no file styles.css in the site "
+        "(written by templates/base.html.j2)",
+        "terms/beta.html: dead link 'beta.py': no file terms/beta.py in the site "
+        "(written by templates/entry.html.j2)"]
+
+
+def test_paths_from_the_server_root_and_out_of_the_site_are_dead(repo):
+    page_ = repo / "results/site/terms/alpha.html"
+    page_.write_text(page_.read_text().replace('href="beta.html#top"', 'href="/terms/beta.html"')
+                     .replace('src="alpha/figures/loss.svg"', 'src="../../outside.svg"'))
+    lines = dead_lines(repo)
+    assert len(lines) == 2
+    assert lines[0].startswith("terms/alpha.html: dead link '/terms/beta.html': a path from the server's root")
+    assert lines[1].startswith("terms/alpha.html: dead link '../../outside.svg': it leads out of the site's folder")
+
+
+def test_dead_addresses_in_terms_json_sitemap_and_llms_txt(repo):
+    site = repo / "results/site"
+    (site / "terms.json").write_text((site / "terms.json").read_text().replace("terms/alpha.py", "terms/alfa.py"))
+    (site / "sitemap.xml").write_text((site / "sitemap.xml").read_text().replace("alpha.html", "alpha.htm"))
+    (site / "llms.txt").write_text((site / "llms.txt").read_text().replace("#top", "#bottom"))
+    assert dead_lines(repo) == [
+        "llms.txt: dead link 'https://dictionaryofml.org/terms/beta.html#bottom': no id 'bottom' in "
+        "terms/beta.html (written by scripts/llms.py)",
+        "sitemap.xml: dead link 'https://dictionaryofml.org/terms/alpha.htm': no file terms/alpha.htm in the "
+        "site (written by scripts/sitemap.py)",
+        "terms.json: dead link 'terms/alfa.py': no file terms/alfa.py in the site (written by scripts/terms_json.py)"]
+
+
+def test_a_folder_link_needs_its_index(repo):
+    site = repo / "results/site"
+    (site / "index.html").write_text((site / "index.html").read_text().replace(
+        'href="terms/alpha.html"', 'href="terms/alpha/"').replace('href="terms/beta.html"', 'href="./"'))
+    assert dead_lines(repo) == ["index.html: dead link 'terms/alpha/': no file terms/alpha/index.html in the site "
+                                "(written by templates/index.html.j2)"]
+
+
+PDF_TEX = r"""\documentclass{article}
+\usepackage{hyperref}
+\pdfinfoomitdate=1 \pdftrailerid{}
+\begin{document}
+\hypertarget{here}{Here.}
+\href{https://dictionaryofml.org/terms/alpha.html#top}{alive},
+\href{https://dictionaryofml.org/terms/gone.html}{dead},
+\href{https://example.org/paper}{outside},
+\hyperlink{here}{inside}, \hyperlink{nowhere}{broken}.
+\end{document}
+"""
+
+
+def test_pdf_links_by_uri_and_internal_destination(repo, tmp_path):
+    """A PDF made by pdflatex and hyperref: /URI actions under site_url are the site's files, others are
+    listed; an internal link to a destination the PDF lacks is dead."""
+    (tmp_path / "t.tex").write_text(PDF_TEX)
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, check=False)
+    assert (tmp_path / "t.pdf").is_file(), run.stdout[-2000:]
+    # pdfTeX points a link to an undefined target at page 1; the PDF's link is redirected to a
+    # name it lacks, as a PDF made another way could have it.
+    writer = pypdf.PdfWriter(clone_from=str(tmp_path / "t.pdf"))
+    for annot in writer.pages[0]["/Annots"]:
+        action = annot.get_object()["/A"]
+        if action.get("/D") == "nowhere":
+            action[NameObject("/D")] = TextStringObject("absent")
+    writer.write(repo / "results/site/terms/alpha.pdf")
+    (repo / "entries/alpha/entry.md").write_text("---\ntitle: alpha\n---\nSee [the gone page]"
+                                                 "(https://dictionaryofml.org/terms/gone.html).\n")
+    result = run_check(repo)
+    assert [d.line() for d in result.dead] == [
+        "terms/alpha.pdf: dead link 'https://dictionaryofml.org/terms/gone.html': no file terms/gone.html in the "
+        "site (written by entries/alpha/entry.md)",
+        "terms/alpha.pdf: dead link '#absent': no destination 'absent' in the PDF "
+        "(written by the rule that writes terms/alpha.pdf)"]
+    assert ("terms/alpha.pdf", "https://example.org/paper") in result.external
+
+
+def test_make_links_lists_the_addresses_that_leave_the_site(repo):
+    run = subprocess.run([str(BIN / "python"), "-m", "glossary.links", "--site", "results/site"], cwd=repo,
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    assert "llms.txt: https://example.org/book" in run.stdout.splitlines()
+    page_ = repo / "results/site/index.html"
+    page_.write_text(page_.read_text().replace("terms/beta.html", "terms/b.html"))
+    run = subprocess.run([str(BIN / "python"), "-m", "glossary.links", "--site", "results/site"], cwd=repo,
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+                         check=False)
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[-1] == ("index.html: dead link 'terms/b.html': no file terms/b.html in the site "
+                                           "(written by templates/index.html.j2)")
+
+
+def test_the_real_templates_name_their_own_links():
+    """Each href/src pattern of the real templates is found in the template that has it."""
+    templates = [f"templates/{n}.html.j2" for n in ("base", "entry", "index")]
+    sources = links.Sources({}, templates, root=REPO)
+    assert sources.of("terms/x.html", "../build-info.json") == "templates/base.html.j2"
+    assert sources.of("terms/x.html", "x/figures/loss.svg") == "templates/entry.html.j2"
+    assert sources.of("terms/x.html", "../index.html#terms") == "templates/entry.html.j2"
+    assert sources.of("index.html", "terms/x.html") == "templates/index.html.j2"
+
+
+# --- real builds ----------------------------------------------------------------------
+
+def build(root):
+    return subprocess.run([str(BIN / "python"), "-m", "glossary.build", "--cores", "2"], cwd=root,
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(root / "src")),
+                          check=False)
+
+
+@pytest.fixture(scope="module")
+def skeletons(tmp_path_factory):
+    """A copy of the repository whose entries are two skeletons (make new-entry), built and published."""
+    root = copy_repo(tmp_path_factory.mktemp("links") / "repo")
+    shutil.rmtree(root / "entries")
+    (root / "entries").mkdir()
+    for slug in ("alpha-term", "beta-term"):
+        subprocess.run([str(BIN / "python"), "scripts/new_entry.py", slug], cwd=root, check=True,
+                       capture_output=True)
+    run = build(root)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return root
+
+
+def edited(path, old, new):
+    """Replace old by new in path; returns a function that restores the file."""
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return lambda: path.write_text(text)
+
+
+def failed_build(root):
+    """A build that must fail on a dead link: its output, after checking that site/ stayed as it was."""
+    before = tree_bytes(root / "site")
+    run = build(root)
+    assert run.returncode != 0, run.stdout[-3000:]
+    assert tree_bytes(root / "site") == before
+    return run.stdout + run.stderr
+
+
+@pytest.mark.slow
+def test_skeleton_build_checks_its_links(skeletons):
+    report = (skeletons / "results/links/report.txt").read_text()
+    assert report.startswith("links: ") and ", 0 dead; " in report.splitlines()[0]
+    assert "terms/alpha-term.html: https://colab.research.google.com/" in report
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("link, reason", [
+    ("[a dead link](gamma-term.html)", "dead link 'gamma-term.html': no file terms/gamma-term.html in the site"),
+    ("[a missing anchor](beta-term.html#nowhere)",
+     "dead link 'beta-term.html#nowhere': no id 'nowhere' in terms/beta-term.html"),
+])
+def test_dead_link_in_prose_fails_the_build_naming_entry_md(skeletons, link, reason):
+    """The edit also changes the summary, so Snakemake (not the prose-only replay) builds it."""
+    md = skeletons / "entries/alpha-term/entry.md"
+    restore = edited(md, "define the term here.", f"define the term here, and {link}.")
+    restore_summary = edited(md, "in one line, for the index", "in one line for the index")
+    try:
+        output = failed_build(skeletons)
+    finally:
+        restore_summary()
+        restore()
+    assert f"terms/alpha-term.html: {reason} (written by entries/alpha-term/entry.md)" in output
+
+
+@pytest.mark.slow
+def test_dead_link_in_a_template_fails_the_build_naming_it(skeletons):
+    template = skeletons / "templates/base.html.j2"
+    restore = edited(template, '<a href="{{ root }}sitemap.xml">sitemap.xml</a>',
+                     '<a href="{{ root }}sitemap.xml">sitemap.xml</a> · <a href="{{ root }}feed.xml">feed</a>')
+    try:
+        output = failed_build(skeletons)
+    finally:
+        restore()
+    assert ("dead link '../feed.xml': no file feed.xml in the site (written by templates/base.html.j2)"
+            in output)
+
+
+@pytest.mark.slow
+def test_dead_link_in_a_prose_only_edit_fails_the_build(skeletons):
+    """A prose-only edit right after a successful build: no page is published with the dead link."""
+    run = build(skeletons)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    md = skeletons / "entries/beta-term/entry.md"
+    restore = edited(md, "define the term here.", "define the term here, and [dead](gamma-term.html).")
+    try:
+        output = failed_build(skeletons)
+    finally:
+        restore()
+    assert "(written by entries/beta-term/entry.md)" in output
+
+
+@pytest.mark.slow
+def test_the_real_site_has_no_dead_link(built):
+    root, _ = built
+    report = (root / "results/links/report.txt").read_text().splitlines()
+    assert ", 0 dead; " in report[0]
+    result = links.check_repo(root / "site", root)
+    assert result.dead == [] and result.checked > 100
+    assert {Path(f).suffix for f, _ in result.external} == {".html"}

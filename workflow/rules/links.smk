@@ -1,0 +1,25 @@
+# Stage 5: the link check of the staged site, before `make site` publishes it: a
+# dead internal link fails the build (glossary.links), one line per link in the log.
+
+
+rule links:
+    input:
+        site=site_files(),
+        entries=[e["path"] for e in ENTRIES.values()],
+        templates=[
+            "templates/base.html.j2",
+            "templates/entry.html.j2",
+            "templates/index.html.j2",
+        ],
+        lib=lib("links"),
+    output:
+        report="results/links/report.txt",
+    log:
+        "logs/links/links.log",
+    params:
+        site_url=config.get("site_url", ""),
+        entries={slug: e["path"] for slug, e in ENTRIES.items()},
+    message:
+        "link check of the site"
+    script:
+        "../../scripts/links.py"
