@@ -84,17 +84,18 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
     direct = subprocess.Popen([str(BIN / "snakemake"), "--cores", "1"], cwd=root, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,
                               env=dict(os.environ, PYTHONPATH=str(root / "src")))
+    locks_dir, train_log, started = root / ".snakemake/locks", root / "logs/train/term-a.log", time.time()
     try:
-        assert wait_for(lambda: (root / "logs/train/term-a.log").exists()
-                        and (root / "results/term-a/tokens.json").exists()), "the direct run did not start training"
-        locks = sorted(p.name for p in (root / ".snakemake/locks").iterdir())
+        assert wait_for(lambda: locks_dir.is_dir() and any(locks_dir.iterdir()) and train_log.exists()
+                        and train_log.stat().st_mtime >= started), "the direct run did not start training"
+        locks = sorted(p.name for p in locks_dir.iterdir())
         assert locks, "the direct Snakemake holds no lock"
         run = make_site(root)
         assert run.returncode == 1, run.stdout
         assert f"a Snakemake process is running in this folder (pid {direct.pid})" in run.stderr, run.stderr
         assert run.stderr.rstrip().endswith("site/ was left as it was.")
         assert "lifted" not in run.stdout
-        assert sorted(p.name for p in (root / ".snakemake/locks").iterdir()) == locks, "the lock was touched"
+        assert sorted(p.name for p in locks_dir.iterdir()) == locks, "the lock was touched"
         assert tree_bytes(root / "site") == site
         assert direct.poll() is None, "the running Snakemake was disturbed"
     finally:
@@ -103,4 +104,4 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
     assert "Finished jobid" in out
     run = make_site(root)       # and afterwards the folder builds as usual
     assert run.returncode == 0, run.stderr
-    assert not any((root / ".snakemake/locks").iterdir())
+    assert not locks_dir.exists() or not any(locks_dir.iterdir())

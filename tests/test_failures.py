@@ -226,7 +226,7 @@ def test_build_killed_while_training_completes_with_the_same_bytes(built, tmp_pa
         seen = []
         for line in proc.stdout:
             seen.append(line)
-            if line.strip() == "attention: train the model":
+            if line.rstrip().endswith("] attention: train the model") or "] attention: train the model  (" in line:
                 break
         time.sleep(3)
         assert proc.poll() is None, "".join(seen)

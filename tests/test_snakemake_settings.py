@@ -35,7 +35,7 @@ def test_snakemake_exits_once_the_workflow_is_done(built, tmp_path, outcome):
                          cwd=work, capture_output=True, text=True, timeout=120)
     out = run.stdout + run.stderr
     assert (run.returncode == 0) == (outcome == "success"), out[-2000:]
-    assert "Finished jobid" in out if outcome == "success" else "Error in rule page" in out
+    assert "Finished jobid" in out if outcome == "success" else "Error in rule prose" in out
 
 
 def test_local_runs_do_not_load_the_slurm_plugin():

@@ -246,8 +246,10 @@ def snakemake_processes(folder="."):
     here, found = Path(folder).resolve(), []
     for proc in psutil.process_iter(["pid", "cmdline", "cwd"]):
         info = proc.info
-        cmd = " ".join(info.get("cmdline") or [])
-        if info["pid"] != os.getpid() and "snakemake" in cmd and info.get("cwd") \
+        argv = info.get("cmdline") or []
+        # the `snakemake` program itself (its jobs' scripts only live under .snakemake/)
+        main = [Path(a).name for a in argv[:2]] + [" ".join(argv[1:3])]
+        if info["pid"] != os.getpid() and ("snakemake" in main or "-m snakemake" in main) and info.get("cwd") \
                 and Path(info["cwd"]).resolve() == here:
             found.append(info["pid"])
     return found
