@@ -3,13 +3,17 @@
 A benchmark, not a test.  It builds copies of the repository in a temporary
 folder, as a user would (`python -m glossary.build`, what `make site` runs):
 
-  repo   the demos run bare; a clean build; a no-op; a prose-only edit (and the
-         same edit through Snakemake run directly); a comment-only edit of a
-         demo; a real code change; clean builds of fresh clones with a cold and
-         a warm between-clone cache (--cache)
+  repo   the demos run bare; a clean build; a no-op; a prose-only edit through
+         `make site` (Snakemake) and through the preview (save to screen, median
+         of 10, Chromium); a comment-only edit of a demo; a real code change; a
+         clean build with and without the print edition; clean builds of fresh
+         clones with a cold and a warm between-clone cache (--cache)
   scale  N synthetic entries (`make new-entry`'s skeleton: a light demo, one CSV,
          one line figure): clean builds at each core count, parallel efficiency,
-         seconds per job, the no-op, Snakemake's own no-op and its dry run
+         seconds per job, the no-op, Snakemake's own no-op and its dry run; the
+         book's and the link check's jobs in the clean build; one entry's prose
+         edit through `make site` (page, entry PDF, book) against the clean build,
+         and through the preview
 
 Settings, from the environment (`make bench N="10 50"`):
   N          entry counts of the scale part, built in full (default "10"; "" for none)
@@ -32,8 +36,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from statistics import median
 from pathlib import Path
+from statistics import median
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -60,41 +64,45 @@ def environ(root, cache=None):
     return dict(os.environ, PYTHONPATH=str(root / "src"), SNAKEMAKE_OUTPUT_CACHE=str(cache or ""))
 
 
-def timed(cmd, root, cache=None):
+def timed(cmd, root, cache=None, extra_env=None):
     start = time.perf_counter()
-    run = subprocess.run(cmd, cwd=root, env=environ(root, cache), capture_output=True, text=True)
+    run = subprocess.run(cmd, cwd=root, env=dict(environ(root, cache), **(extra_env or {})), capture_output=True,
+                         text=True)
     seconds = time.perf_counter() - start
     if run.returncode != 0:
         sys.exit(f"bench: {' '.join(map(str, cmd))} failed in {root}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
     return seconds, run
 
 
-def jobs_since(root, start):
-    """Jobs each rule ran in the Snakemake runs logged since `start` (a stamp no-op logs none)."""
-    logs = [p for p in (root / ".snakemake/log").glob("*.snakemake.log") if p.stat().st_mtime >= start]
-    text = "".join(p.read_text() for p in logs)
-    done = Counter(re.findall(r"Finished jobid: \d+ \(Rule: (\w+)\)", text))
-    done.pop("all", None)
-    # Jobs that took their outputs from the cache, told by one output of each cached rule (a job
-    # that stored its outputs moved them there first, then symlinked them back too).
-    for rule, output in CACHED.items():
-        count = lambda what: len(re.findall(rf"{what} output file results/[^/]+/{output} (?:from|to) cache", text))
-        if n := count("Symlinking") - count("Moving"):
-            done[rule] -= n
-            done[f"{rule} from cache"] = n
-    return +done
+def read_events(path):
+    import json
+    return [json.loads(line) for line in Path(path).read_text().splitlines()] if Path(path).exists() else []
 
 
-def site(root, cores=2, cache=None, extra=()):
-    """`make site` in root (with extra Snakemake arguments: no stamp): (seconds, {rule: jobs run})."""
-    start = time.time()
+def job_times(events):
+    """{(rule, jobid): seconds} of the jobs a build ran, from its events (glossary.build, GLOSSARY_EVENTS)."""
+    started = {e["jobid"]: (e["rule_name"], e["t"]) for e in events if e["event"] == "job_info"}
+    return {(started[e["job_id"]][0], e["job_id"]): e["t"] - started[e["job_id"]][1]
+            for e in events if e["event"] == "job_finished" and e["job_id"] in started}
+
+
+def site(root, cores=2, cache=None, extra=(), events=None):
+    """`make site` in root (with extra Snakemake arguments: no stamp): (seconds, {rule: jobs run}).
+    The jobs are counted from the build's events; jobs whose outputs came from the between-clone
+    cache are told by their outputs, which Snakemake hands back as symlinks into the cache."""
+    record = Path(events or tempfile.mktemp(prefix="bench-events-"))
+    record.unlink(missing_ok=True)
     cmd = [PY, "-m", "glossary.build", "--cores", str(cores)] + (["--", *extra] if extra else [])
-    seconds, run = timed(cmd, root, cache)
-    jobs = jobs_since(root, start)
-    # A prose-only edit replays page jobs in build.py's own process (glossary.quick): told on stdout.
-    if replayed := len(re.findall(r"^  \S+: HTML page \(prose only: replayed without Snakemake\)$", run.stdout, re.M)):
-        jobs["page, replayed without Snakemake"] = replayed
-    return seconds, jobs
+    env_extra = {"GLOSSARY_EVENTS": str(record)}
+    seconds, _ = timed(cmd, root, cache, env_extra)
+    ran = read_events(record)
+    jobs = Counter(e["rule_name"] for e in ran if e["event"] == "job_info" and e["rule_name"] != "all")
+    for rule, output in CACHED.items():
+        if n := sum(1 for p in root.glob(f"results/*/{output}") if p.is_symlink()) if cache else 0:
+            jobs[f"{rule} from cache"] = n
+    if events is None:
+        record.unlink(missing_ok=True)
+    return seconds, +jobs
 
 
 def noop(root, part):
@@ -143,6 +151,7 @@ def demos(root):
 def bare_demos(root, base, limit=None):
     """{demo: seconds} of `python demo.py` in a temporary folder, on the pinned numeric platform."""
     import yaml
+
     from glossary import numeric
     env = dict(os.environ, MPLBACKEND="Agg")
     numeric.apply(yaml.safe_load((root / "config.yaml").read_text())["numeric_env"], env)
@@ -178,18 +187,14 @@ def repo_part(base, cores):
     times = [timed(["make", "-s", "-o", ".venv/.installed", "setup"], root)[0] for _ in range(3)]
     row(part, "no-op: make's own set-up checks, before build.py", min(times), 0, repeated(times))
     md, demo = next(root.glob("entries/*/entry.md")), next(demos(root))
-    for label, path, suffix in (("prose-only edit", md, "\nOne more sentence of prose.\n"),
+    for label, path, suffix in (("prose-only edit (make site, through Snakemake)", md, "\nOne more sentence.\n"),
                                 ("comment-only edit of a demo", demo, "\n# bench: a comment\n"),
                                 ("real code change in a demo", demo, "\nBENCH_CONSTANT = 1\n")):
         path.write_text(path.read_text() + suffix)
         seconds, jobs = site(root, cores)
         row(part, label, seconds, *summary(jobs))
-        if path == md:      # the same kind of edit, had build.py gone through Snakemake
-            path.write_text(path.read_text() + "And one more.\n")
-            start = time.time()
-            seconds, _ = timed([SNAKEMAKE, "--cores", str(cores)], root)
-            row(part, "prose-only edit, Snakemake run directly", seconds, *summary(jobs_since(root, start)))
-            site(root, cores)       # publish it, so the next edit starts from a recorded build
+    preview_rows(part, root, md.parent.name)
+    print_rows(part, root, cores)
     results = {"cold": [], "warm": []}
     for i in range(REPEAT):
         cache = base / f"cache-{i}"
@@ -202,6 +207,33 @@ def repo_part(base, cores):
         times = [t for t, _ in runs]
         row(part, f"clean build of a fresh clone, {label} cache (--cores {cores})", min(times),
             summary(runs[0][1])[0], notes(summary(runs[0][1])[1], repeated(times)))
+
+
+def preview_rows(part, root, slug):
+    """The preview's save-to-screen time of a prose edit (glossary.preview, Playwright): median of 10."""
+    try:
+        from glossary import preview
+        times = preview.measure_save_to_screen(root, slug, n=10)
+    except Exception as err:        # a machine without Chromium still gets the other rows
+        row(part, "prose edit through the preview: save to screen", "n/a", "", f"not measured: {err}")
+        return
+    row(part, "prose edit through the preview: save to screen", median(times), 0,
+        notes("median of 10", "range " + f"{min(times):.2f}-{max(times):.2f} s"))
+
+
+PRINT_RULES = ("section_tex", "book_tex")
+
+
+def print_rows(part, root, cores):
+    """A clean build with and without the print edition (its rules and the link check over the PDFs left
+    out with --omit-from): the print edition's share of the clean build."""
+    times = {}
+    for label, extra in (("without the print edition", ["--omit-from", *PRINT_RULES]), ("with it", [])):
+        clean(root)
+        times[label], jobs = site(root, 2, extra=extra)
+        row(part, f"clean build {label} (--cores 2)", times[label], sum(jobs.values()))
+    ratio = times["with it"] / times["without the print edition"]
+    row(part, "print edition's share of the clean build", f"{ratio:.2f}x", "", "target: at most 1.15x")
 
 
 def scale_root(base, n):
@@ -228,15 +260,16 @@ def scale_part(base, n, cores_list, ilp=False):
     if ilp and cores_list:      # first: the builds that follow leave the stamp for the no-op
         clean(root)
         ilp_run = site(root, max(cores_list), extra=["--scheduler", "ilp"])
-    times = {}
+    times, events = {}, base / f"events-{n}.jsonl"
     for cores in cores_list:
         runs = []
         for _ in range(REPEAT):
             clean(root)
-            runs.append(site(root, cores))
+            runs.append(site(root, cores, events=events if cores == max(cores_list) else None))
         seconds, total = min(t for t, _ in runs), sum(runs[0][1].values())
         times[cores] = seconds
-        eff = f", parallel efficiency {times[min(times)] * min(times) / (cores * seconds):.0%}" if len(times) > 1 else ""
+        eff = (f", parallel efficiency {times[min(times)] * min(times) / (cores * seconds):.0%}"
+               if len(times) > 1 else "")
         row(part, f"clean build (--cores {cores})", seconds, total,
             notes(f"{seconds * cores / total:.2f} core-s per job{eff}", repeated([t for t, _ in runs])))
     if ilp and cores_list:
@@ -245,6 +278,28 @@ def scale_part(base, n, cores_list, ilp=False):
             sum(ilp_run[1].values()),
             f"vs greedy (workflow profile) {times[cores]:.1f} s")
     noop(root, part)
+    if cores_list:
+        edit_rows(part, root, read_events(events), max(cores_list), n)
+
+
+def edit_rows(part, root, clean_events, cores, n):
+    """At scale: the book's and the link check's share of the clean build, and what a one-entry
+    prose edit costs (page, entry PDF, book) through `make site` and through the preview."""
+    spent = job_times(clean_events)
+    for rule, what in (("book", "the book's job (pdflatex passes over every entry)"),
+                       ("links", "the link check's job (every page, feed and PDF)")):
+        took = [s for (r, _), s in spent.items() if r == rule]
+        if took:
+            row(part, f"{what} in the clean build", sum(took), len(took))
+    clean_total = max((e["t"] for e in clean_events), default=None)
+    md = sorted(root.glob("entries/*/entry.md"))[n // 2]
+    md.write_text(md.read_text() + "\nOne more sentence of prose.\n")
+    seconds, jobs = site(root, cores)
+    ratio = f"; {seconds / clean_total:.3f} of the clean build ({clean_total:.0f} s; target at most 0.1)" \
+        if clean_total else ""
+    row(part, "one entry's prose edit: make site (page, entry PDF, book)", seconds, *summary(jobs))
+    ROWS[-1] = ROWS[-1][:4] + (ROWS[-1][4] + ratio,)
+    preview_rows(part, root, md.parent.name)
 
 
 def dry_part(base, n, built):
