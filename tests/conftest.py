@@ -70,6 +70,17 @@ def build_site(root, env=None, cores="2"):
     return ran
 
 
+def build_elsewhere(root):
+    """A clean build of `root` as build_site does it, under another time zone, locale, hash seed,
+    umask and --cores than the default build: what determinism must not notice."""
+    env = dict(os.environ, TZ="Pacific/Chatham", LC_ALL="C", LANG="C", PYTHONHASHSEED="12345")
+    old = os.umask(0o077)
+    try:
+        return build_site(root, env=env, cores="1")
+    finally:
+        os.umask(old)
+
+
 def tree_bytes(root):
     root = Path(root)
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import build_site, copy_built, copy_repo, snakemake, tree_bytes
+from conftest import build_elsewhere, copy_built, copy_repo, snakemake, tree_bytes
 
 COMPUTE = {"tokenize", "train", "export_csv"}
 LATEX = {"latex_format", "figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
@@ -95,12 +95,7 @@ def test_two_clean_builds_are_byte_identical(built, tmp_path):
     """A second clean build elsewhere, with another TZ, locale, umask, hash seed and --cores."""
     root, _ = built
     other = copy_repo(tmp_path / "elsewhere" / "checkout")
-    env = dict(os.environ, TZ="Pacific/Chatham", LC_ALL="C", LANG="C", PYTHONHASHSEED="12345")
-    old = os.umask(0o077)
-    try:
-        build_site(other, env=env, cores="1")
-    finally:
-        os.umask(old)
+    build_elsewhere(other)
     first, second = tree_bytes(root / "site"), tree_bytes(other / "site")
     assert sorted(first) == sorted(second)
     assert [n for n in first if first[n] != second[n]] == []

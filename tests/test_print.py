@@ -2,14 +2,13 @@
 from the same prose, figures and facts as the pages; byte-stable, and rebuilt in part after a
 prose edit."""
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import REPO, build_site, copy_built, copy_repo, snakemake, tree_bytes
+from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
 
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
@@ -176,12 +175,7 @@ def skeleton_builds(tmp_path_factory):
     build_site(first)
     second = skeleton_repo(base / "two")
     set_specials(second)
-    env = dict(os.environ, TZ="Pacific/Chatham", LC_ALL="C", LANG="C", PYTHONHASHSEED="12345")
-    old = os.umask(0o077)
-    try:
-        build_site(second, env=env, cores="1")
-    finally:
-        os.umask(old)
+    build_elsewhere(second)
     return first, second
 
 
