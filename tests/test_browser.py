@@ -169,6 +169,25 @@ def test_every_internal_link_and_download_resolves(served, browser):
             assert f'id="{fragment}"'.encode() in body, f"{url}#{fragment}: no such id"
 
 
+def test_what_a_browser_asks_for_by_itself_is_answered(served, browser):
+    """Every page names its icon (favicon.svg), and /favicon.ico, which browsers request by name for
+    what has no page of its own (terms.json or llms.txt opened in a tab), is there: no request goes
+    unanswered, whatever the reader opens."""
+    site, base = served
+    for name in pages_of(site):
+        with visit(browser, base + name) as v:
+            v.assert_clean()
+            icon = v.page.eval_on_selector('link[rel="icon"]', "e => e.href")
+            with urllib.request.urlopen(icon) as r:
+                assert r.status == 200 and r.read().startswith(b"<svg")
+    with urllib.request.urlopen(base + "favicon.ico") as r:
+        ico = r.read()
+    assert ico[:4] == b"\x00\x00\x01\x00", "not an ICO file"
+    for other in ("terms.json", "llms.txt", "sitemap.xml"):
+        with visit(browser, base + other) as v:
+            assert not v.failed, f"{other}: {v.failed}"
+
+
 def test_readable_from_1280_to_360_px_in_both_schemes(served, browser):
     """Screenshots at 1280 and 390 px; at 360 px nothing scrolls sideways but code and
     formulas in their own boxes; the prose keeps a measure of about 70 characters."""
