@@ -7,6 +7,7 @@ BibTeX, and the machine-readable terms.json, llms.txt and sitemap.xml.
 Everything is a pure function of its inputs: no clock, no random ids, sorted
 output, and URLs relative to the site's root unless a base URL is given.
 """
+import functools
 import html
 import posixpath
 import re
@@ -27,6 +28,8 @@ SITE_SUMMARY = ("One page per term, each with a small numpy demo that recomputes
 
 # --- the demo's source --------------------------------------------------------------
 
+# Pure: the preview, a long-lived process, renders the same demo source on every prose edit.
+@functools.lru_cache(maxsize=4096)
 def code(source):
     """Python source as highlighted HTML spans, for a <pre class="code"><code> element."""
     from pygments import highlight
@@ -149,6 +152,8 @@ def sitemap(paths, base=""):
 
 # --- templates --------------------------------------------------------------------
 
+# The loader still checks each template's mtime, so a cached environment reads an edited template again.
+@functools.lru_cache(maxsize=16)
 def environment(template_dir):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir),
                              autoescape=True, undefined=jinja2.StrictUndefined,

@@ -20,7 +20,6 @@ here writes site/ or .snakemake/.
 """
 import argparse
 import contextlib
-import functools
 import hashlib
 import http.server
 import json
@@ -465,7 +464,6 @@ class Preview:
 
     def run(self, port):
         Handler.hub, Handler.root = self.hub, self.root
-        remember_pure_helpers()
 
         def handler(*args, **kwargs):
             return Handler(*args, directory=str(self.root / STAGED), **kwargs)
@@ -519,16 +517,6 @@ class Preview:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGINT)
             self.builder.join()
-
-
-def remember_pure_helpers():
-    """In this long-lived process, the page's pure helpers keep their results: the demo's highlighted source
-    (a prose edit leaves it as it is) and the Jinja environments (their loader still checks each template's
-    mtime, so an edited template is read again)."""
-    from glossary import pages
-    if not hasattr(pages.code, "cache_info"):
-        pages.code = functools.lru_cache(maxsize=4096)(pages.code)
-        pages.environment = functools.lru_cache(maxsize=16)(pages.environment)
 
 
 def children():
