@@ -62,7 +62,7 @@ def first_error(log_text, tex_path):
         if line.startswith("! "):
             message = line[2:].strip()
             rest = lines[i + 1:i + 12]
-            where = next((re.match(r"l\.(\d+) ?(.*)", line) for line in rest if re.match(r"l\.\d+", line)), None)
+            where = next((re.match(r"l\.(\d+) ?(.*)", row) for row in rest if re.match(r"l\.\d+", row)), None)
             if where and source:
                 at = source_line(source, tex_path, int(where.group(1)))
                 return (f"{source}{f':{at}' if at else ''}: {message} (at: {where.group(2).strip()[:60]}; "

@@ -9,11 +9,16 @@ from glossary import xref
 STAGED = "results/site"
 
 
+def title_order(slug, title):
+    """The order of the index, the book and llms.txt: alphabetical by title, then by slug."""
+    return title.lower(), slug
+
+
 def others(loaded):
     """Every entry's slug, title and summary, for links between pages (alphabetical by title)."""
     rows = [{"slug": s, "title": e["title"], "summary": e["summary"], "see_also": e["see_also"]}
             for s, e in loaded.items()]
-    return sorted(rows, key=lambda r: (r["title"].lower(), r["slug"]))
+    return sorted(rows, key=lambda r: title_order(r["slug"], r["title"]))
 
 
 def page_inputs(slug, loaded):

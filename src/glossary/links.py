@@ -269,10 +269,9 @@ class Sources:
 # --- the check ----------------------------------------------------------------------
 
 def site_files(site):
-    """The site's files, relative, as posix paths (Snakemake's directory markers left out)."""
-    site = Path(site)
-    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
-                  if p.is_file() and p.name != ".snakemake_timestamp")
+    """The site's files, relative, as posix paths (what publishing copies)."""
+    from glossary import publish
+    return [p.as_posix() for p in publish.files(site)]
 
 
 def resolve(address, here, site_url=""):

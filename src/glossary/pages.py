@@ -131,7 +131,8 @@ def llms_txt(site_title, metas):
     page and its Markdown source, alphabetical by title; addresses relative to the site's root."""
     def line(text):
         return " ".join(str(text).split())     # one line each, whatever the YAML held
-    rows = sorted(metas.items(), key=lambda kv: (kv[1]["title"].lower(), kv[0]))
+    from glossary.layout import title_order
+    rows = sorted(metas.items(), key=lambda kv: title_order(kv[0], kv[1]["title"]))
     terms = "".join(f"- [{line(m['title'])}](terms/{slug}.html): {line(m['summary'])} "
                     f"Markdown: [terms/{slug}.md](terms/{slug}.md)\n" for slug, m in rows)
     return (f"# {line(site_title)}\n\n> {SITE_SUMMARY}\n\n"

@@ -70,7 +70,3 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
     whose links all go to the site, one)."""
     latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs)
 
-
-def book_order(metas):
-    """Slugs in the book's order: alphabetical by title, as the index lists them."""
-    return [slug for slug, _ in sorted(metas.items(), key=lambda kv: (kv[1]["title"].lower(), kv[0]))]
