@@ -2,10 +2,11 @@
 import sys
 from pathlib import Path
 
-from glossary import pages
+from glossary import jsonio, pages
 
 sys.stderr = open(snakemake.log[0], "w")
+catalog = jsonio.read(snakemake.input["catalog"])
 html = pages.environment(Path(snakemake.input["template"]).parent).get_template(
     Path(snakemake.input["template"]).name).render(
-    site_title=snakemake.config["site_title"], page="index.html", others=snakemake.params["others"])
+    site_title=snakemake.params["site_title"], page="index.html", others=catalog["entries"])
 Path(snakemake.output["html"]).write_text(html, encoding="utf-8")

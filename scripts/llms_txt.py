@@ -3,8 +3,8 @@ line per term with its page and its Markdown source."""
 import sys
 from pathlib import Path
 
-from glossary import pages
+from glossary import catalog, jsonio, pages
 
 sys.stderr = open(snakemake.log[0], "w")
-Path(snakemake.output["txt"]).write_text(
-    pages.llms_txt(snakemake.config["site_title"], snakemake.params["metas"]), encoding="utf-8")
+metas = catalog.with_summaries(snakemake.params["metas"], jsonio.read(snakemake.input["catalog"]))
+Path(snakemake.output["txt"]).write_text(pages.llms_txt(snakemake.params["site_title"], metas), encoding="utf-8")

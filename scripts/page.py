@@ -1,7 +1,7 @@
-"""Rule page: an entry's HTML page (glossary.pagejob)."""
+"""Rule page_<batch>: the HTML pages of a batch of entries (glossary.pagejob)."""
 import sys
 
 from glossary import pagejob
 
 sys.stderr = open(snakemake.log[0], "w")
-pagejob.run(pagejob.from_snakemake(snakemake))
+pagejob.run_batch(snakemake)

@@ -1,14 +1,30 @@
-"""Rule prose: an entry's prose, its facts filled in, parsed once by pandoc (glossary.prose) and
-written as HTML (the page's), LaTeX (the print edition's) and Markdown (published for machines)."""
+"""Rule prose_<batch>: the prose of a batch of entries (glossary.render), each written as HTML (the
+page's), LaTeX (the print edition's) and Markdown (published for machines), plus what the index
+and the other pages need of it (its summary, the entries it links to)."""
 import sys
 from pathlib import Path
 
-from glossary import prose
+from glossary import jsonio, prose, render
 
 sys.stderr = open(snakemake.log[0], "w")
 inp, out = snakemake.input, snakemake.output
-result = prose.render_file(inp["entry"], list(inp["facts"]), inp["notation"], snakemake.params["titles"])
-Path(out["html"]).write_text(result["html"], encoding="utf-8")
-Path(out["latex"]).write_text(result["latex"], encoding="utf-8")
-Path(out["markdown"]).write_text(prose.markdown_page(snakemake.params["title"], snakemake.params["summary"],
-                                                     result["markdown"]), encoding="utf-8")
+names = jsonio.read(inp["names"])
+entries = [jsonio.read(p) for p in inp["entries"]]
+facts = {}
+for path in inp["facts"]:
+    facts.setdefault(Path(path).parents[1].name, {}).update(jsonio.read(path))
+context = {
+    "markdown_macros": prose.macro_lines(Path(inp["notation"]).read_text(encoding="utf-8")),
+    "latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in inp["macros"]),
+    "targets": names["targets"],
+    "titles": names["titles"],
+    "labels": names["labels"],
+}
+results = render.render_batch(entries, facts, context)
+for i, entry in enumerate(entries):
+    done = results[entry["slug"]]
+    Path(out["html"][i]).write_text(done["html"], encoding="utf-8")
+    Path(out["latex"][i]).write_text(done["latex"], encoding="utf-8")
+    Path(out["markdown"][i]).write_text(
+        prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
+    jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"], "refs": done["refs"]})

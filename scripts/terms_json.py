@@ -3,9 +3,9 @@ demo, notebook, figures, PDF and Markdown, its BibTeX), sorted by key, URLs rela
 site's root."""
 import sys
 
-from glossary import jsonio, pages
+from glossary import catalog, jsonio, pages
 
 sys.stderr = open(snakemake.log[0], "w")
+metas = catalog.with_summaries(snakemake.params["metas"], jsonio.read(snakemake.input["catalog"]))
 jsonio.write(snakemake.output["json"], pages.terms_json(
-    snakemake.config["site_title"], snakemake.params["metas"], snakemake.params["base_url"],
-    snakemake.params["site_url"]))
+    snakemake.params["site_title"], metas, snakemake.params["base_url"], snakemake.params["site_url"]))

@@ -54,12 +54,13 @@ def snakemake(cwd, *args, env=None, check=True):
 
 
 def ran_rules(output):
-    """The rules whose jobs a Snakemake run finished (or, for a dry run, would run)."""
+    """The rules whose jobs a Snakemake run finished (or, for a dry run, would run); a batch's rule
+    (prose_b00, page_b01, ...) counts under its stage's name (prose, page, ...)."""
     done = re.findall(r"Finished jobid: \d+ \(Rule: (\w+)\)", output)
-    if done:
-        return done
-    table = re.search(r"^job\s+count\n[- ]+\n(.*?)^total", output, re.M | re.S)
-    return [line.split()[0] for line in table.group(1).splitlines()] if table else []
+    if not done:
+        table = re.search(r"^job\s+count\n[- ]+\n(.*?)^total", output, re.M | re.S)
+        done = [line.split()[0] for line in table.group(1).splitlines()] if table else []
+    return [re.sub(r"_b\d+$", "", name) for name in done]
 
 
 def build_site(root, env=None, cores="2"):

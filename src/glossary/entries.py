@@ -99,6 +99,12 @@ def schema_message(path, error):
         missing = re.findall(r"'([^']+)'", error.message)[0]
         about = error.schema.get("properties", {}).get(missing, {}).get("description")
         return f"{path}: {_child(field, missing)}: missing; add it" + (f" ({about})" if about else "")
+    if error.validator == "dependentRequired":
+        needed, given = re.findall(r"'([^']+)'", error.message)[:2]
+        if needed == "demo":
+            return (f"{path}: {_child(field, given)}: given, but the entry has no demo; add the demo "
+                    f"or remove {given} (a prose-only entry has no {given})")
+        return f"{path}: {_child(field, needed)}: missing; an entry with a demo declares {needed}: add it"
     if error.validator == "pattern":
         return (f"{path}: {field}: {error.instance!r} does not match {error.validator_value}; "
                 "use only the characters it allows")
@@ -224,21 +230,41 @@ def load_entry(folder, schema):
                          "(make new-entry NAME=<slug> writes a skeleton)")
     meta, body = split_front_matter(md.read_text(encoding="utf-8"), md)
     validate(meta, schema, md)
-    if not (folder / meta["demo"]).is_file():
-        raise EntryError(f"{md}: demo: {meta['demo']!r} is not a file in {folder}; "
-                         "name the demo script that sits beside entry.md")
-    check_csv_declarations(meta, md)
-    check_figures(meta, md)
-    check_data(meta, md)
-    meta = dict(meta, slug=folder.name, path=str(md), body=body)
-    meta.setdefault("see_also", [])
-    meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
-    return meta
+    if "demo" in meta:
+        if not (folder / meta["demo"]).is_file():
+            raise EntryError(f"{md}: demo: {meta['demo']!r} is not a file in {folder}; "
+                             "name the demo script that sits beside entry.md")
+        check_csv_declarations(meta, md)
+        check_figures(meta, md)
+        check_data(meta, md)
+        meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
+    return model(meta, slug=folder.name, path=str(md), body=body, body_format="markdown")
+
+
+def model(meta, *, slug, path, body, body_format, key=None, forms=None, section="main", line=1,
+          body_line=None, pictures=(), refs=()):
+    """An entry in the one model every stage after the readers uses, whatever its source format:
+    its metadata, its prose (`body`, in `body_format`: the only field that says where it came from,
+    read by the reader's own parse step), the forms a cross-reference to it shows, its section."""
+    title = meta["title"]
+    forms = dict(forms or {})
+    forms.setdefault("text", title)
+    forms.setdefault("first", forms["text"])
+    forms.setdefault("plural", forms["text"] + "s")
+    forms.setdefault("firstplural", forms["first"] + "s")
+    entry = dict(meta, slug=slug, key=key or slug, path=path, line=line,
+                 body=body, body_format=body_format, body_line=body_line or 1, forms=forms,
+                 section=section, pictures=list(pictures), refs=list(refs))
+    entry.setdefault("see_also", [])
+    entry.setdefault("summary", None)
+    entry.setdefault("csv", [])
+    entry.setdefault("figures", [])
+    return entry
 
 
 def front_matter(entry):
     """An entry's metadata as its page, terms.json and notebook use it: all but the prose."""
-    return {k: v for k, v in entry.items() if k not in ("body", "path")}
+    return {k: v for k, v in entry.items() if k not in ("body", "path", "body_format")}
 
 
 def load_all(entries_dir, schema_path):

@@ -37,35 +37,70 @@ def render(job, prose_html=None):
     meta, others, base = params["meta"], params["others"], params["base_url"]
     if prose_html is None:
         prose_html = Path(inp["prose"]).read_text(encoding="utf-8")
+    page = f"terms/{slug}.html"
+    previous, following = pages.neighbours(others, slug)
+    context = dict(
+        site_title=config["site_title"], page=page, entry=meta, slug=slug,
+        prose=prose_html, referenced_by=params.get("referenced_by", []),
+        others=others, previous=previous, following=following, has_demo="script" in inp,
+        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None),
+    )
+    if "script" in inp:
+        context.update(demo_context(inp, slug, config))
+    template = Path(inp["template"])
+    return pages.environment(template.parent).get_template(template.name).render(**context)
+
+
+def demo_context(inp, slug, config):
+    """What a page shows of its entry's demo: check lines, figures, preview, source, downloads."""
     checks = "".join(Path(p).read_text(encoding="utf-8") for p in sorted(as_list(inp["checks"])))
     script = Path(inp["script"]).read_text(encoding="utf-8")
     head, blocks = demo.blocks(script)
-    page = f"terms/{slug}.html"
     code_blocks, seen = [], set()
     for name, text, source in blocks:
         anchor = name if name not in seen else f"{name}-{len(seen)}"   # ids stay unique
         seen.add(anchor)
         code_blocks.append({"name": name, "anchor": anchor, "text": text, "html": pages.code(source)})
-    previous, following = pages.neighbours(others, slug)
-    context = dict(
-        site_title=config["site_title"], page=page, entry=meta, slug=slug,
-        prose=prose_html, referenced_by=params.get("referenced_by", []),
+    return dict(
         checks=checks.rstrip("\n").split("\n"),
         csvs=sorted(p.name for p in Path(inp["data"]).glob("*.csv")),
         colab=config["colab_prefix"] + f"{slug}.ipynb",
-        others=others, previous=previous, following=following,
         figure_sizes={Path(p).stem: pages.svg_size(p) for p in as_list(inp["svgs"])},
         preview_size=pages.png_size(inp["preview"]),
         code_head=pages.code(head), code_lines=script.count("\n"),
         code_blocks=code_blocks,
-        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None),
     )
-    template = Path(inp["template"])
-    return pages.environment(template.parent).get_template(template.name).render(**context)
 
 
 def run(job):
     Path(job["output"]["html"]).write_text(render(job), encoding="utf-8")
+
+
+def batch_jobs(smk):
+    """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
+    from glossary import entries, jsonio, layout
+    catalog = jsonio.read(smk.input["catalog"])
+    summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
+    jobs = []
+    for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
+        entry = jsonio.read(snapshot)
+        slug = entry["slug"]
+        inp = {"prose": prose, "template": smk.input["template"], "base": smk.input["base"]}
+        if "demo" in entry:
+            inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
+                        if k not in inp})
+        meta = dict(entries.front_matter(entry), summary=summaries[slug])
+        jobs.append({"slug": slug, "input": inp,
+                     "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
+                                "referenced_by": catalog["referenced_by"][slug]},
+                     "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
+                     "output": {"html": smk.output["html"][i]}})
+    return jobs
+
+
+def run_batch(smk):
+    for job in batch_jobs(smk):
+        run(job)
 
 
 def preview_job(slug, root="."):

@@ -109,12 +109,14 @@ def term_record(slug, meta, base="", site_title="", site_url=""):
     figures = [{"name": f["name"], "caption": f["caption"], "alt": f["alt"],
                 **{ext: f"{terms}/figures/{f['name']}.{ext}" for ext in ("svg", "pdf", "png")}}
                for f in meta["figures"]]
-    record = {"key": slug, "name": meta["title"], "abstract": meta["summary"],
+    record = {"key": meta.get("key", slug), "slug": slug, "name": meta["title"], "abstract": meta["summary"],
+              "section": meta.get("section", "main"), "forms": meta.get("forms", {}),
               "see_also": sorted(meta.get("see_also", [])), "url": f"{terms}.html",
-              "demo": f"{terms}.py", "notebook": f"{terms}.ipynb", "figures": figures,
-              "preview": f"{terms}/{meta['preview']}", "pdf": f"{terms}.pdf", "markdown": f"{terms}.md",
+              "figures": figures, "pdf": f"{terms}.pdf", "markdown": f"{terms}.md",
               "bibtex": bibtex(slug, meta["title"], site_title,
                                f"{site_url}terms/{slug}.html" if site_url else None)}
+    if "demo" in meta:
+        record.update(demo=f"{terms}.py", notebook=f"{terms}.ipynb", preview=f"{terms}/{meta['preview']}")
     if meta.get("csv"):
         record["data"] = [f"{terms}/data/{c['name']}" for c in sorted(meta["csv"], key=lambda c: c["name"])]
     return record

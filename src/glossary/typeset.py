@@ -70,3 +70,43 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
     whose links all go to the site, one)."""
     latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs)
 
+
+
+def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
+                cache, log):
+    """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
+    of everything it is made of (its document, the figures it includes, the packages), so that a
+    batch that reruns compiles only the entries whose PDF would change."""
+    import hashlib
+    import shutil
+
+    from glossary import dictionary
+    summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
+    Path(cache).mkdir(parents=True, exist_ok=True)
+    packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
+    for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
+        slug = entry["slug"]
+        meta = dict(entry, summary=summaries[slug])
+        entry_checks = check_lines(checks.get(slug, []))
+        text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks,
+                       params["site_title"], params["site_url"], template_dir)
+        Path(section_path).write_text(text, encoding="utf-8")
+        tex_path = Path(section_path).with_name("entry.tex")
+        document = entry_document(text, meta, params["site_title"], params["site_url"], template_dir, tex_path,
+                                  params["site_terms"])
+        tex_path.write_text(document, encoding="utf-8")
+        included = [Path(params["site_terms"]) / p for p in included_files(text)]
+        key = dictionary.content_key(document, packages,
+                                     [hashlib.sha256(p.read_bytes()).hexdigest() for p in included])
+        cached = Path(cache) / f"{key}.pdf"
+        if not cached.is_file():
+            compile_document(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
+                             package_dirs, passes=1)
+            cached.with_suffix(".tmp.pdf").replace(cached)
+        shutil.copyfile(cached, pdf_path)
+
+
+def included_files(tex):
+    """The files a section includes (figures, pictures), relative to the site's terms/ folder."""
+    import re
+    return sorted(set(re.findall(r"\\(?:includegraphics|glossaryfigure)(?:\[[^\]]*\])?\{([^}]+)\}", tex)))

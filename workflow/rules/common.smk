@@ -6,14 +6,21 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import codekey, imports, jobenv, latex, layout, snakemake_internals
+from glossary import codekey, dictionary, imports, jobenv, latex, layout, snakemake_internals
 from glossary import entries as glossary_entries
 
 # A mistake in an entry stops the build here, before any job runs, with one message.
 try:
-    ENTRIES = glossary_entries.load_all(config["entries_dir"], glossary_entries.SCHEMA)
+    DICTIONARY = dictionary.load(config, workflow.basedir)
 except glossary_entries.EntryError as err:
     raise WorkflowError(str(err)) from None
+ENTRIES = DICTIONARY["entries"]
+BATCHES = DICTIONARY["batches"]
+# Each entry's model, and the names and labels every entry may refer to, as files rewritten only
+# when they change: the batch jobs' inputs, so an edit reruns exactly the batches it touches.
+for _entry in ENTRIES.values():
+    dictionary.snapshot(_entry)
+dictionary.write_names(DICTIONARY)
 
 jobenv.prepare(workflow.basedir, config["numeric_env"])
 
@@ -164,26 +171,33 @@ def figure_pdfs(wildcards):
 
 
 def book_sections(wildcards=None):
-    """Every entry's print section, in the book's order (alphabetical by title, as the index)."""
-    return [f"results/{o['slug']}/print/section.tex" for o in layout.others(ENTRIES)]
+    """Every entry's print section, in the book's order (by section, then alphabetical by title)."""
+    return [f"results/{slug}/print/section.tex" for slug in dictionary.book_order(DICTIONARY)]
 
 
 def book_figures(wildcards=None):
     return [pdf for slug in ENTRIES for pdf in entry_figure_pdfs(slug)]
 
 
+def has_demo(slug):
+    return "demo" in ENTRIES[slug]
+
+
+def demo_slugs(slugs):
+    return [s for s in slugs if has_demo(s)]
+
+
 def entry_files(slug):
     e = ENTRIES[slug]
     terms = "results/site/terms"
-    files = [
-        f"{terms}/{slug}.html",
-        f"{terms}/{slug}.md",
-        f"{terms}/{slug}.py",
-        f"{terms}/{slug}.ipynb",
-        f"{terms}/{slug}.pdf",
-        f"{terms}/{slug}/data",
-        f"{terms}/{slug}/{e['preview']}",
-    ]
+    files = [f"{terms}/{slug}.html", f"{terms}/{slug}.md", f"{terms}/{slug}.pdf"]
+    if has_demo(slug):
+        files += [
+            f"{terms}/{slug}.py",
+            f"{terms}/{slug}.ipynb",
+            f"{terms}/{slug}/data",
+            f"{terms}/{slug}/{e['preview']}",
+        ]
     for fig in e["figures"]:
         files += [f"{terms}/{slug}/figures/{fig['name']}.{ext}" for ext in ("pdf", "svg", "png")]
     return files

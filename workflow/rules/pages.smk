@@ -2,27 +2,6 @@
 # the machine-readable terms.json and sitemap.xml, and build-info.json.
 
 
-rule prose:
-    input:
-        unpack(prose_inputs),
-        lib=lib("prose"),
-    output:
-        html="results/{entry}/prose.html",
-        latex="results/{entry}/prose.tex",
-        markdown="results/site/terms/{entry}.md",
-    log:
-        "logs/prose/{entry}.log",
-    priority: PRIORITY["page_path"]
-    params:
-        titles=prose_titles,
-        title=entry_title,
-        summary=entry_summary,
-    message:
-        "{wildcards.entry}: prose as HTML, LaTeX and Markdown"
-    script:
-        "../../scripts/prose.py"
-
-
 rule notation:
     input:
         sty="templates/notation.sty",
@@ -38,6 +17,7 @@ rule notation:
 
 rule llms_txt:
     input:
+        catalog="results/catalog.json",
         lib=lib("llms_txt"),
     output:
         txt="results/site/llms.txt",
@@ -45,31 +25,16 @@ rule llms_txt:
         "logs/llms_txt/llms_txt.log",
     params:
         metas=all_metas,
+        site_title=DICTIONARY["title"],
     message:
         "llms.txt"
     script:
         "../../scripts/llms_txt.py"
 
 
-rule page:
-    input:
-        unpack(page_inputs),
-        lib=lib("page"),
-    output:
-        html="results/site/terms/{entry}.html",
-    log:
-        "logs/page/{entry}.log",
-    priority: PRIORITY["page_path"]
-    params:
-        page=page_params,
-    message:
-        "{wildcards.entry}: HTML page"
-    script:
-        "../../scripts/page.py"
-
-
 rule index:
     input:
+        catalog="results/catalog.json",
         template="templates/index.html.j2",
         base="templates/base.html.j2",
         lib=lib("index"),
@@ -78,7 +43,7 @@ rule index:
     log:
         "logs/index/index.log",
     params:
-        others=others,
+        site_title=DICTIONARY["title"],
     message:
         "index of the terms"
     script:
@@ -115,6 +80,7 @@ rule favicon:
 
 rule terms_json:
     input:
+        catalog="results/catalog.json",
         lib=lib("terms_json"),
     output:
         json="results/site/terms.json",
@@ -125,6 +91,7 @@ rule terms_json:
         # relative to the site's root: the site works under any prefix
         base_url="",
         site_url=BASE_URL,
+        site_title=DICTIONARY["title"],
     message:
         "terms.json"
     script:

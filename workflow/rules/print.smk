@@ -5,50 +5,6 @@
 # its PDF and the book; nothing else.
 
 
-rule section_tex:
-    input:
-        prose="results/{entry}/prose.tex",
-        checks=entry_checks,
-        template="templates/print/section.tex.j2",
-        document="templates/print/entry.tex.j2",
-        preamble="templates/print/preamble.tex.j2",
-        lib=lib("section_tex"),
-    output:
-        section="results/{entry}/print/section.tex",
-        document="results/{entry}/print/entry.tex",
-    log:
-        "logs/section_tex/{entry}.log",
-    params:
-        meta=entry_meta,
-        site_title=config["site_title"],
-        site_url=BASE_URL,
-        site_terms="results/site/terms",
-    message:
-        "{wildcards.entry}: print section"
-    script:
-        "../../scripts/section_tex.py"
-
-
-rule entry_pdf:
-    input:
-        tex="results/{entry}/print/entry.tex",
-        notation="templates/notation.sty",
-        figures=figure_pdfs,
-        lib=lib("entry_pdf"),
-    output:
-        pdf="results/site/terms/{entry}.pdf",
-    log:
-        job="logs/entry_pdf/{entry}.log",
-        tex="logs/entry_pdf/{entry}.tex.log",
-    params:
-        # no contents and no links inside the document (cross-references go to the site)
-        passes=1,
-    message:
-        "{wildcards.entry}: entry PDF"
-    script:
-        "../../scripts/entry_pdf.py"
-
-
 rule book_tex:
     input:
         sections=book_sections,
@@ -60,7 +16,7 @@ rule book_tex:
     log:
         "logs/book_tex/dictionary.log",
     params:
-        site_title=config["site_title"],
+        site_title=DICTIONARY["title"],
         site_url=BASE_URL,
         site_terms="results/site/terms",
     message:

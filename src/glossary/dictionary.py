@@ -1,0 +1,137 @@
+"""The dictionary a build makes a site of: its entries in the one entry model, its sections, and
+the site-level facts (title, address, attribution, license), whatever the source format.
+
+    d = load(config, repo)          # config.yaml's values, with `source` when the build names one
+    d["entries"], d["sections"], d["batches"]
+
+Without `source` the entries are the Markdown entries under config.yaml's entries_dir (each read by
+glossary.entries).  With `source` (a glossaries-extra main .tex file, or a small YAML file naming one)
+they are the terms glossary.texdict reads.  Either way every later stage sees the same model.
+
+The build's jobs work on batches of entries (a job per entry per stage costs more than its work at
+hundreds of entries); `snapshot()` writes each entry's model to results/entries/<slug>.json only when
+it changed, so that a batch job's inputs change exactly when one of its entries does.
+"""
+import hashlib
+import json
+from pathlib import Path
+
+from glossary import entries as glossary_entries
+from glossary import jsonio
+
+SNAPSHOTS = "results/entries"
+DEFAULT_SECTION = {"id": "main", "title": "Terms"}
+
+
+def load(config, repo):
+    """The dictionary of this build (see the module's docstring)."""
+    repo = Path(repo)
+    source = config.get("source")
+    if source:
+        from glossary import texdict
+        read = texdict.load(source)
+        extra = read.get("config", {})
+        loaded = {
+            "entries": read["entries"],
+            "sections": read["sections"],
+            "title": extra.get("title") or config["site_title"],
+            "site_url": extra.get("url", ""),
+            "attribution": extra.get("attribution"),
+            "license": extra.get("license"),
+            "manifest": extra.get("manifest"),
+            "root": read["root"],
+            "macro_files": [str(Path(read["root"]) / m) for m in read["macro_files"]],
+            "bibliography": str(Path(read["root"]) / read["bibliography"]) if read.get("bibliography") else None,
+            "preamble": read.get("preamble", ""),
+            "unknown": read.get("unknown", []),
+            "labels": read.get("labels", {}),
+            "demos": extra.get("demos", {}),
+        }
+    else:
+        loaded = {
+            "entries": glossary_entries.load_all(config["entries_dir"], repo / glossary_entries.SCHEMA),
+            "sections": [DEFAULT_SECTION],
+            "title": config["site_title"],
+            "site_url": config.get("site_url", ""),
+            "attribution": config.get("attribution"),
+            "license": config.get("license"),
+            "manifest": None,
+            "root": str(repo),
+            "macro_files": [],
+            "bibliography": config.get("bibliography"),
+            "preamble": "",
+            "unknown": [],
+            "labels": {},
+            "demos": {},
+        }
+    loaded["batches"] = batches(loaded["entries"], config.get("batch_size", 48))
+    return loaded
+
+
+def batches(entries, size):
+    """{batch name: [slugs]}: the entries in order of their slugs, `size` a batch at most, the
+    batches as even as that allows (names b00, b01, ...)."""
+    slugs = sorted(entries)
+    count = max(1, -(-len(slugs) // max(1, size)))
+    per = -(-len(slugs) // count) if slugs else 0
+    return {f"b{i:02d}": slugs[i * per:(i + 1) * per] for i in range(count) if slugs[i * per:(i + 1) * per]}
+
+
+def snapshot_path(slug):
+    return f"{SNAPSHOTS}/{slug}.json"
+
+
+def snapshot(entry, folder="."):
+    """results/entries/<slug>.json: the entry's model as the jobs read it; rewritten only when its
+    content changed, so that Snakemake reruns the jobs of this entry's batch and no others."""
+    return write_if_changed(Path(folder) / snapshot_path(entry["slug"]), jsonio.dumps(entry))
+
+
+def write_if_changed(path, text):
+    """Write `text` to `path` unless the file holds it already (its mtime then stays)."""
+    if not (path.is_file() and path.read_text(encoding="utf-8") == text):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return path
+
+
+def content_key(*parts):
+    """A sha256 over JSON-able parts: the key of a per-entry result in a batch job's cache."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(json.dumps(part, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+NAMES = "results/names.json"
+
+
+def names(loaded):
+    """What an entry may show of the others: each one's title and section, the forms a
+    cross-reference shows (by key), and every label's entry, kind and number."""
+    entries = loaded["entries"]
+    return {
+        "titles": {slug: e["title"] for slug, e in entries.items()},
+        "sections": {slug: e["section"] for slug, e in entries.items()},
+        "targets": {e["key"]: {"slug": slug, "forms": e["forms"], "title": e["title"]}
+                    for slug, e in entries.items()},
+        "labels": loaded.get("labels", {}),
+    }
+
+
+def write_names(loaded, folder="."):
+    """results/names.json (names()), rewritten only when it changes."""
+    return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
+
+
+def book_order(loaded):
+    """The slugs in the book's order: section by section as the dictionary orders its sections,
+    alphabetical by title within each (the index's order)."""
+    from glossary.layout import title_order
+    rank = {s["id"]: i for i, s in enumerate(loaded["sections"])}
+    entries = loaded["entries"]
+    return sorted(entries, key=lambda s: (rank.get(entries[s]["section"], len(rank)),
+                                          title_order(s, entries[s]["title"])))

@@ -1,0 +1,119 @@
+# Stage 4: every entry's prose, page and print section, by batches of entries (a job per entry per
+# stage costs more than its work at hundreds of entries).  A batch's inputs are its entries'
+# snapshots (results/entries/<slug>.json, rewritten only when an entry changes) and the names they
+# may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each
+# entry's result is keyed on its content (glossary.dictionary.content_key), so only what changed is
+# redone.  Outputs are the same per-entry files as ever: the preview and the publish step see
+# no batches.
+
+
+def batch_facts(slugs):
+    return [f"results/{s}/facts/{step}.json" for s in demo_slugs(slugs) for step in ("tokenize", "train", "export")]
+
+
+def batch_page_inputs(slugs):
+    """The demo outputs the pages of a batch show (entries without a demo show none)."""
+    files = []
+    for s in demo_slugs(slugs):
+        inputs = layout.page_inputs(s, ENTRIES)
+        files += inputs["checks"] + [inputs["data"], inputs["script"], inputs["preview"]]
+        files += inputs["svgs"]
+    return files
+
+
+for batch, slugs in BATCHES.items():
+
+    rule:
+        name:
+            f"prose_{batch}"
+        input:
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            names=dictionary.NAMES,
+            facts=batch_facts(slugs),
+            notation="templates/notation.sty",
+            macros=DICTIONARY["macro_files"],
+            lib=lib("prose"),
+        output:
+            html=[f"results/{s}/prose.html" for s in slugs],
+            latex=[f"results/{s}/prose.tex" for s in slugs],
+            markdown=[f"results/site/terms/{s}.md" for s in slugs],
+            meta=[f"results/{s}/meta.json" for s in slugs],
+        log:
+            f"logs/prose/{batch}.log",
+        priority: PRIORITY["page_path"]
+        message:
+            f"{batch}: prose of {len(slugs)} entries as HTML, LaTeX and Markdown"
+        script:
+            "../../scripts/prose.py"
+
+    rule:
+        name:
+            f"page_{batch}"
+        input:
+            prose=[f"results/{s}/prose.html" for s in slugs],
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            catalog="results/catalog.json",
+            demo=batch_page_inputs(slugs),
+            template="templates/entry.html.j2",
+            base="templates/base.html.j2",
+            lib=lib("page"),
+        output:
+            html=[f"results/site/terms/{s}.html" for s in slugs],
+        log:
+            f"logs/page/{batch}.log",
+        priority: PRIORITY["page_path"]
+        params:
+            base_url=BASE_URL,
+            site_title=DICTIONARY["title"],
+        message:
+            f"{batch}: HTML pages of {len(slugs)} entries"
+        script:
+            "../../scripts/page.py"
+
+    rule:
+        name:
+            f"print_{batch}"
+        input:
+            prose=[f"results/{s}/prose.tex" for s in slugs],
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            catalog="results/catalog.json",
+            checks=[c for s in demo_slugs(slugs) for c in layout.page_inputs(s, ENTRIES)["checks"]],
+            figures=[pdf for s in slugs for pdf in entry_figure_pdfs(s)],
+            notation="templates/notation.sty",
+            macros=DICTIONARY["macro_files"],
+            template="templates/print/section.tex.j2",
+            document="templates/print/entry.tex.j2",
+            preamble="templates/print/preamble.tex.j2",
+            lib=lib("print_batch"),
+        output:
+            section=[f"results/{s}/print/section.tex" for s in slugs],
+            pdf=[f"results/site/terms/{s}.pdf" for s in slugs],
+        log:
+            f"logs/print/{batch}.log",
+        params:
+            site_title=DICTIONARY["title"],
+            site_url=BASE_URL,
+            site_terms="results/site/terms",
+            cache="results/cache/print",
+        message:
+            f"{batch}: print sections and PDFs of {len(slugs)} entries"
+        script:
+            "../../scripts/print_batch.py"
+
+
+rule catalog:
+    input:
+        meta=[f"results/{s}/meta.json" for s in ENTRIES],
+        names=dictionary.NAMES,
+        lib=lib("catalog"),
+    output:
+        catalog="results/catalog.json",
+    log:
+        "logs/catalog/catalog.log",
+    params:
+        sections=DICTIONARY["sections"],
+        see_also={s: e["see_also"] for s, e in ENTRIES.items()},
+    message:
+        "catalog of the entries: titles, sections, summaries, references between them"
+    script:
+        "../../scripts/catalog.py"
