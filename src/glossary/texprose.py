@@ -1,0 +1,561 @@
+"""A dictionary's LaTeX descriptions (glossaries-extra) read into pandoc's JSON AST, in the shapes
+that glossary.prose's writers take, so that the LaTeX path shares the Markdown path's writers.
+
+    macros = normalise_macros(Path("assets/ml_macros.tex").read_text())
+    blocks = parse(terms, macros, targets)          # {slug: [block, ...]}, one pandoc process
+    pages = write_html(blocks, terms)               # {slug: html}, one pandoc process; formulas checked
+
+Why each step:
+
+- All descriptions go through ONE pandoc process (`-f latex+raw_tex -t json`): pandoc starts in
+  about 0.1 s, and 569 starts would cost a minute.  Each body follows a marker paragraph
+  (`\\glossarysplit{N}`) that pandoc returns as a RawBlock; the blocks between markers are that term's.
+- The macro file is rewritten for texmath (`normalise_macros`): the old font switches `{\\bf x}`,
+  `{\\rm cols}`, `{\\cal X}`, `\\bm`, and `\\mleft`/`\\mright` are not texmath's; `\\mathbf{x}`,
+  `\\mathrm{cols}`, `\\mathcal{X}`, `\\boldsymbol`, `\\left`/`\\right` are, and LaTeX prints them alike.
+  Formulas typed in the descriptions get the same rewriting after pandoc has expanded the macros.
+- pandoc reads `\\gls{k}` and `\\Gls{k}` alike (as the key), so every glossary reference is replaced
+  by `\\glsxref{N}` before pandoc reads the text and put back afterwards: in prose as an xref Link
+  (`Link [["", ["xref"], []], form, [slug, ""]]`, as prose.Pass makes for `[[slug]]`) showing the
+  term's form, parsed by the same pandoc process, capitalised for `\\Gls`; inside a formula as the
+  form's text, the formula wrapped in `Span [["", ["math-xref"], [["data-xrefs", ...]]], [Math]]` so
+  that `link_math` can turn that text into a link in the HTML (`<a>` inside `<mtext>`).
+- Forms follow glossaries' first use, one description being the document: the first `\\gls{k}` of a
+  description shows k's `first` (`firstplural`) form, the later ones its `text` (`plural`).
+- `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
+  pandoc makes without raw TeX: `Link [["", [], [["reference-type", "ref"|"eqref"], ["reference", x]]],
+  [Str x], ["#x", ""]]`; a later pass resolves them.  A displayed equation with `\\label{x}` is
+  wrapped in `Span [["x", ["equation"], []], [Math]]` so that the reference has a target.
+- `unknown(blocks)` lists the raw TeX pandoc left (constructs it does not know), for measuring.
+"""
+import html as html_lib
+import json
+import re
+import tempfile
+from pathlib import Path
+
+from glossary.entries import EntryError
+from glossary.prose import for_format, math_failures, node, run_pandoc
+
+READER = ["-f", "latex+raw_tex", "-t", "json"]
+HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
+# The glossary commands read, and the form each shows: (singular form, capitalised).
+GLS = {"gls": ("text", False), "glspl": ("plural", False), "Gls": ("text", True), "Glspl": ("plural", True),
+       "glstext": ("text", False), "Glstext": ("text", True), "glsfirst": ("first", False),
+       "Glsfirst": ("first", True), "glsplural": ("plural", False), "Glsplural": ("plural", True),
+       "glsname": ("name", False), "Glsname": ("name", True)}
+GLS_CALL = re.compile(r"\\(" + "|".join(sorted(GLS, key=len, reverse=True))
+                      + r")(?![A-Za-z])\s*(\[[^\]]*\])?\s*\{([^{}]*)\}")
+# The stand-in for reference N: a link pandoc keeps as a Link in prose and as text in a formula
+# (an unknown command would start a RawBlock at the head of a paragraph).
+TOKEN = "\\href{{glsxref:{n}}}{{{n}}}"
+XREF = re.compile(r"\\href\{glsxref:(\d+)\}\{\d+\}")
+SPLIT = "glossarysplit"
+FORM = "glossaryform"
+# Old-style font switches and the math commands texmath knows for them.
+SWITCHES = {"bf": "mathbf", "rm": "mathrm", "it": "mathit", "cal": "mathcal", "sf": "mathsf", "tt": "mathtt"}
+RENAMED = {"bm": "boldsymbol", "mleft": "left", "mright": "right"}
+CONTROL = re.compile(r"\\([A-Za-z]+)|\\.")
+
+
+# --- the macro file ---------------------------------------------------------------------
+
+def strip_comments(text):
+    """The text without its % comments (an escaped \\% stays)."""
+    return "\n".join(re.sub(r"(?<!\\)%.*", "", line) for line in text.split("\n"))
+
+
+def group_end(text, start):
+    """The index just past the group that `text[start]` ('{') opens, or len(text) if it never closes."""
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def scope_end(text, start):
+    """The index of the '}' that closes the group `start` lies in (len(text) at top level)."""
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return len(text)
+
+
+def modern_fonts(tex):
+    """`tex` with {\\bf x} as \\mathbf{x} (a switch rules to the end of its group), \\bm as
+    \\boldsymbol and \\mleft/\\mright as \\left/\\right: what texmath converts."""
+    out, i = [], 0
+    while i < len(tex):
+        m = CONTROL.match(tex, i)
+        if not m:
+            out.append(tex[i])
+            i += 1
+            continue
+        name = m.group(1)
+        if name in SWITCHES:
+            end = scope_end(tex, m.end())
+            rest = modern_fonts(tex[m.end():end].strip())
+            out.append(f"\\{SWITCHES[name]}{{{rest}}}")
+            i = end
+        elif name in RENAMED:
+            out.append("\\" + RENAMED[name])
+            i = m.end()
+        else:
+            out.append(m.group(0))
+            i = m.end()
+    return "".join(out)
+
+
+def normalise_macros(text):
+    """The dictionary's macro file as definitions pandoc expands and texmath converts: comments
+    and \\usepackage dropped, \\def\\x{...} and \\newcommand\\x written as \\newcommand{\\x},
+    the old font switches in modern form (see modern_fonts).  pandoc itself reads optional
+    arguments (\\newcommand{\\x}[1][i]) and \\DeclareMathOperator(*) as they are."""
+    text = strip_comments(text)
+    text = re.sub(r"\\usepackage(\[[^\]]*\])?\{[^{}]*\}", "", text)
+    # \def\x{...} and \newcommand\x[1]{...}: the braced \newcommand{\x} form.
+    text = re.sub(r"\\def\s*(\\[A-Za-z]+)\s*(?=\{)", r"\\newcommand{\1}", text)
+    text = re.sub(r"\\(newcommand|renewcommand|providecommand)\s*(\\[A-Za-z]+)", r"\\\1{\2}", text)
+    return modern_fonts(text).strip() + "\n"
+
+
+# --- the references: \gls and friends ---------------------------------------------------
+
+def capitalise(inlines):
+    """The inlines with the first letter of their first Str upper-cased (glossaries' \\Gls)."""
+    out = json.loads(json.dumps(inlines))
+    if out and out[0]["t"] == "Str":
+        out[0]["c"] = out[0]["c"][:1].upper() + out[0]["c"][1:]
+    return out
+
+
+def form_name(command, seen):
+    """Which form of the term the command shows: glossaries' first use for \\gls and \\glspl."""
+    form, upper = GLS[command]
+    if form in ("text", "plural") and command.lower() in ("gls", "glspl") and not seen:
+        form = "first" if form == "text" else "firstplural"
+    return form, upper
+
+
+def form_text(forms, form):
+    """The LaTeX of one form, with glossaries' defaults for the ones a term does not set."""
+    if form in forms:
+        return forms[form]
+    text = forms.get("text", "")
+    defaults = {"first": text, "plural": text + "s", "name": text,
+                "firstplural": forms["first"] + "s" if "first" in forms else form_text(forms, "plural")}
+    return defaults[form]
+
+
+def replace_refs(term, targets, refs, first_use=True):
+    """The body with each glossary command replaced by TOKEN N; refs gets (slug, form LaTeX,
+    capitalised) for each N.  An unknown key is an EntryError naming file, line and key."""
+    seen = set()
+
+    def sub(m):
+        command, key = m.group(1), m.group(3).strip()
+        if key not in targets:
+            line = term.get("body_line", 1) + term["body"][:m.start()].count("\n")
+            near = ", ".join(sorted(k for k in targets if k[:3] == key[:3])[:5]) or "a key of the dictionary"
+            raise EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: \\{command}{{{key}}} "
+                             f"names no entry; use one of: {near}")
+        form, upper = form_name(command, key in seen or not first_use)
+        seen.add(key)
+        forms = dict(targets[key].get("forms", {}))
+        if "title" in targets[key]:
+            forms["name"] = targets[key]["title"]
+        refs.append((targets[key]["slug"], form_text(forms, form), upper))
+        return TOKEN.format(n=len(refs) - 1)
+
+    return GLS_CALL.sub(sub, term["body"])
+
+
+# --- the one parse ---------------------------------------------------------------------
+
+def source_text(bodies, forms, macros):
+    """The one document pandoc reads: macros, each body after its marker, then each form."""
+    parts = [macros.strip()]
+    parts += [f"\\{SPLIT}{{{i}}}\n\n{body.rstrip()}" for i, body in enumerate(bodies)]
+    parts += [f"\\{FORM}{{{j}}}\n\n{form}" for j, form in enumerate(forms)]
+    return "\n\n".join(parts) + "\n"
+
+
+def marker(block, name):
+    """N if `block` is the marker \\name{N}, else None."""
+    if block["t"] == "RawBlock" and block["c"][0] == "latex":
+        m = re.fullmatch(r"\\" + name + r"\{(\d+)\}", block["c"][1].strip())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def split(blocks, terms, count_forms):
+    """The blocks between the markers: ([blocks of body i], [inlines of form j])."""
+    bodies, forms, current = [], [], None
+    for b in blocks:
+        i, j = marker(b, SPLIT), marker(b, FORM)
+        if i is not None:
+            if i != len(bodies):
+                raise_split(terms, len(bodies))
+            bodies.append([])
+            current = bodies[-1]
+        elif j is not None:
+            forms.append([])
+            current = forms[-1]
+        elif current is not None:
+            current.append(b)
+    if len(bodies) != len(terms) or len(forms) != count_forms:
+        raise_split(terms, len(bodies))
+    return bodies, [inlines_of(f) for f in forms]
+
+
+def raise_split(terms, i):
+    """A body that swallowed the next marker: an unclosed group or environment."""
+    term = terms[max(i - 1, 0)]
+    raise EntryError(f"{term.get('path', '?')}: line {term.get('body_line', '?')}: term {term['key']}: "
+                     "the description leaves a { or \\begin{...} open (pandoc read the next term into it); "
+                     "close it")
+
+
+def unclosed(body):
+    """The offset of the first `{` or `\\begin{env}` the body leaves open, or None."""
+    stack = []
+    for m in re.finditer(r"\\[{}%]|%[^\n]*|\\(begin|end)\s*\{([^{}]*)\}|[{}]", body):
+        token = m.group(0)
+        if token in ("{",) or m.group(1) == "begin":
+            stack.append((m.start(), m.group(2)))
+        elif token == "}" or m.group(1) == "end":
+            if stack:
+                stack.pop()
+    return stack[0][0] if stack else None
+
+
+def unreadable(message, source, terms):
+    """pandoc's read error as the EntryError for the term at fault: the first whose body leaves
+    a group open (pandoc then fails at the end of everything), else the one holding the line
+    pandoc names."""
+    for term in terms:
+        at = unclosed(term["body"])
+        if at is not None:
+            line = term.get("body_line", 1) + term["body"][:at].count("\n")
+            opened = term["body"][at:at + 30].split("\n")[0]
+            return EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: {opened!r} is never "
+                              "closed (a { or \\begin{...} without its } or \\end); close it")
+    m = re.search(r"line (\d+), column (\d+)", message)
+    detail = " ".join(message.split("failed:", 1)[-1].split())
+    if m:
+        line = int(m.group(1))
+        starts = [source.count("\n", 0, source.find(f"\\{SPLIT}{{{i}}}\n")) + 3 for i in range(len(terms))]
+        i = max((k for k, start in enumerate(starts) if start <= line), default=None)
+        if i is not None:
+            term = terms[i]
+            at = term.get("body_line", 1) + line - starts[i]
+            return EntryError(f"{term.get('path', '?')}: line {at}: term {term['key']}: pandoc cannot read "
+                              f"the description ({detail}); fix the LaTeX there")
+    return EntryError(f"pandoc cannot read the descriptions ({detail})")
+
+
+def inlines_of(blocks):
+    """The inlines of a form's one paragraph."""
+    out = []
+    for b in blocks:
+        if b["t"] in ("Para", "Plain"):
+            out += b["c"]
+    return out
+
+
+def parse(terms, macros, targets, first_use=True):
+    """Each term's description as pandoc blocks, from one pandoc process: {slug: [block, ...]}.
+
+    terms: [{"key", "slug", "body", "path", "body_line", ...}]; macros: normalise_macros' text;
+    targets: {key: {"slug": ..., "forms": {"text", "first", "plural", "firstplural", ...}}}."""
+    refs_of, bodies = [], []
+    for term in terms:
+        refs = []
+        bodies.append(replace_refs(term, targets, refs, first_use))
+        refs_of.append(refs)
+    forms = sorted({latex for refs in refs_of for _, latex, _ in refs})
+    source = source_text(bodies, forms, macros)
+    try:
+        ast = json.loads(run_pandoc(READER, source))
+    except RuntimeError as err:
+        raise unreadable(str(err), source, terms) from None
+    parsed, form_inlines = split(ast["blocks"], terms, len(forms))
+    shown = dict(zip(forms, form_inlines))
+    out = {}
+    for term, blocks, refs in zip(terms, parsed, refs_of):
+        out[term["slug"]] = Resolve(refs, shown).blocks(blocks)
+    return out
+
+
+class Resolve:
+    """One term's blocks with its \\glsxref{N}, \\ref, \\eqref and formulas put in final form."""
+
+    def __init__(self, refs, shown):
+        self.refs, self.shown = refs, shown
+
+    def walk(self, value):
+        if isinstance(value, list):
+            out = []
+            for v in value:
+                out.extend(self.item(v) if isinstance(v, dict) and "t" in v else [self.walk(v)])
+            return out
+        if isinstance(value, dict):
+            return {k: self.walk(v) for k, v in value.items()}
+        return value
+
+    def blocks(self, blocks):
+        return self.walk(blocks)
+
+    def item(self, x):
+        t, c = x["t"], x.get("c")
+        if t == "RawInline" and c[0] == "latex":
+            return self.raw_inline(c[1])
+        if t == "Math":
+            return [self.math(c[0], c[1])]
+        if t == "Link" and c[2][0].startswith("glsxref:"):
+            return [self.link(int(c[2][0].split(":")[1]))]
+        if t == "Figure":
+            return [self.figure(c)]
+        return [self.walk(x)]
+
+    def figure(self, c):
+        """A figure, its \\label (which pandoc misses inside the caption) as its identifier."""
+        (ident, classes, attrs), caption, body = c
+        labels = []
+
+        def drop_label(value):
+            if isinstance(value, list):
+                return [drop_label(v) for v in value if not is_label(v, labels)]
+            if isinstance(value, dict):
+                return {k: drop_label(v) for k, v in value.items()}
+            return value
+
+        caption, body = drop_label(caption), drop_label(body)
+        ident = ident or (labels[0] if labels else "")
+        return node("Figure", [[ident, classes, attrs], self.walk(caption), self.walk(body)])
+
+    def link(self, n):
+        slug, latex, upper = self.refs[n]
+        content = self.shown[latex]
+        return node("Link", [["", ["xref"], []], capitalise(content) if upper else json.loads(json.dumps(content)),
+                             [slug, ""]])
+
+    def raw_inline(self, tex):
+        """A raw TeX piece: glossary references and \\ref/\\eqref resolved, anything else kept."""
+        out, pos = [], 0
+        for m in re.finditer(r"\\href\{glsxref:(\d+)\}\{\d+\}|\\(eqref|ref|autoref|cref|Cref)\{([^{}]*)\}", tex):
+            if tex[pos:m.start()].strip():
+                out.append(node("RawInline", ["latex", tex[pos:m.start()]]))
+            if m.group(1) is not None:
+                out.append(self.link(int(m.group(1))))
+            else:
+                kind, label = m.group(2), m.group(3)
+                out.append(node("Link", [["", [], [["reference-type", kind], ["reference", label]]],
+                                         [node("Str", label)], ["#" + label, ""]]))
+            pos = m.end()
+        if tex[pos:].strip() or not out:
+            out.append(node("RawInline", ["latex", tex[pos:]]))
+        return out
+
+    def math(self, kind, tex):
+        """A formula with modern fonts, its references as text (links recorded on a Span), an
+        equation's \\label as the Span's identifier."""
+        links = []
+
+        def sub(m):
+            slug, latex, upper = self.refs[int(m.group(1))]
+            text = latex[:1].upper() + latex[1:] if upper else latex
+            links.append([slug, plain_form(text)])
+            inside = in_text(tex, m.start())
+            return text if inside else f"\\text{{{text}}}"
+
+        def ref(m):
+            links.append(["#" + m.group(2), f"({m.group(2)})"])
+            return f"\\text{{({m.group(2)})}}"
+
+        tex = XREF.sub(sub, tex)
+        tex = re.sub(r"\\(eqref|ref)\{([^{}]*)\}", ref, tex)
+        # Line-break hints mean nothing in MathML, and texmath does not know them.
+        tex = modern_fonts(re.sub(r"\\(linebreak|newline|allowbreak)(?![A-Za-z])\s*", " ", tex))
+        tex = labels_first(tex)
+        label = re.search(r"\\label\{([^{}]*)\}", tex)
+        math = node("Math", [kind, tex])
+        if not links and not label:
+            return math
+        attrs = [["data-xrefs", json.dumps(links, ensure_ascii=False)]] if links else []
+        return node("Span", [[label.group(1) if label else "", ["math-xref"] if links else ["equation"], attrs],
+                             [math]])
+
+
+def labels_first(tex):
+    """A one-line displayed formula with its \\label moved to the front: texmath refuses a label
+    after the formula (`a = b \\label{x}`) and takes it before; LaTeX numbers either alike."""
+    if "\\\\" in tex or "\\label" not in tex:
+        return tex
+    labels = "".join(re.findall(r"\\label\{[^{}]*\}", tex))
+    rest = re.sub(r"\s*\\label\{[^{}]*\}", "", tex)
+    m = re.match(r"\s*\\begin\{[A-Za-z*]+\}", rest)
+    return rest[:m.end()] + labels + rest[m.end():] if m else labels + " " + rest.lstrip()
+
+
+def is_label(value, labels):
+    """Whether `value` is a raw \\label{x} (x then added to labels)."""
+    if isinstance(value, dict) and value.get("t") in ("RawInline", "RawBlock"):
+        m = re.fullmatch(r"\s*\\label\{([^{}]*)\}\s*", value["c"][1])
+        if m:
+            labels.append(m.group(1))
+            return True
+    return False
+
+
+def in_text(tex, pos):
+    """Whether `pos` lies inside a \\text{...} (or \\mbox, \\textrm) group of the formula."""
+    for m in re.finditer(r"\\(text|mbox|textrm|textit|textbf)\s*\{", tex[:pos]):
+        if group_end(tex, m.end() - 1) > pos:
+            return True
+    return False
+
+
+def plain_form(latex):
+    """The text a form shows inside a formula's \\text (what texmath writes into <mtext>)."""
+    return re.sub(r"\\[A-Za-z]+\s*|[{}$\\]", "", latex)
+
+
+# --- what pandoc did not know ----------------------------------------------------------
+
+def unknown(blocks):
+    """The raw TeX pandoc left in the blocks (constructs it did not know), in document order;
+    the raw copy a Cite keeps of its own command is not counted."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("t") in ("RawInline", "RawBlock") and value["c"][0] == "latex":
+                found.append(value["c"][1])
+                return
+            if value.get("t") == "Cite":
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(blocks)
+    return found
+
+
+# --- the HTML, formulas checked --------------------------------------------------------
+
+def link_math(html, target="{slug}.html"):
+    """The HTML with each formula's references as links: inside every
+    <span class="math-xref" data-xrefs='[[slug or "#label", text], ...]'>, the first <mtext> text
+    (outside links already made) holding a reference's text gets <a class="xref" href=...> around
+    it; a slug's address is `target`, a "#label" stays as it is."""
+    def span(m):
+        inner = m.group(3)
+        for slug, text in json.loads(html_lib.unescape(m.group(2))):
+            href = html_lib.escape(slug if slug.startswith("#") else target.format(slug=slug))
+            inner = link_first(inner, html_lib.escape(text, quote=False), href)
+        return m.group(1) + inner + "</span>"
+    return re.sub(r'(<span class="math-xref" data-xrefs="([^"]*)">)(.*?)</span>', span, html, flags=re.S)
+
+
+def link_first(mathml, text, href):
+    """`mathml` with the first occurrence of `text` in an <mtext>, outside an <a>, made a link."""
+    for m in re.finditer(r"(<mtext[^>]*>)(.*?)(</mtext>)", mathml, re.S):
+        parts = re.split(r"(<a [^>]*>.*?</a>)", m.group(2))
+        for i, part in enumerate(parts):
+            if not part.startswith("<a ") and text in part:
+                parts[i] = part.replace(text, f'<a class="xref" href="{href}">{text}</a>', 1)
+                return mathml[:m.start(2)] + "".join(parts) + mathml[m.end(2):]
+    return mathml
+
+
+def html_with_failures(parsed, order):
+    """The HTML of the terms `order` (slugs) from one pandoc process, split per term, and the
+    formulas texmath could not convert: ({slug: html}, [(formula, message)])."""
+    blocks = []
+    for i, slug in enumerate(order):
+        blocks.append(node("RawBlock", ["html", f"<!--glossarysplit {i}-->"]))
+        blocks += for_format(parsed[slug], "html")
+    doc = {"pandoc-api-version": [1, 23, 1, 1], "meta": {}, "blocks": blocks}
+    with tempfile.TemporaryDirectory() as tmp:
+        log = str(Path(tmp) / "log.json")
+        html = run_pandoc(HTML, json.dumps(doc), log=log)
+        failures = math_failures(log)
+    pieces = re.split(r"<!--glossarysplit \d+-->\n?", html)[1:]
+    return {slug: link_math(piece) for slug, piece in zip(order, pieces)}, failures
+
+
+def write_html(parsed, terms):
+    """{slug: HTML} of every term from one pandoc process; a formula texmath cannot convert is an
+    EntryError naming the term's file, line, key, the formula and pandoc's message."""
+    pages, failures = html_with_failures(parsed, [t["slug"] for t in terms if t["slug"] in parsed])
+    if failures:
+        raise_formula(failures[0], parsed, terms)
+    return pages
+
+
+def formulas(blocks, in_forms=True):
+    """The formulas of a term's blocks, in document order; with in_forms=False, not those of the
+    forms that glossary links show (which are not in the body's source)."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("t") == "Math":
+                found.append(value["c"][1])
+            if not in_forms and value.get("t") == "Link" and "xref" in value["c"][0][1]:
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(blocks)
+    return found
+
+
+# Where formulas start in a body: $$...$$, $...$, \[...\], \(...\) and the display environments.
+MATH_SOURCE = re.compile(r"\$\$.*?\$\$|\$.*?\$|\\\[.*?\\\]|\\\(.*?\\\)"
+                         r"|\\begin\{(equation|align|gather|multline)\*?\}.*?\\end\{\1\*?\}", re.S)
+
+
+def raise_formula(failure, parsed, terms):
+    """The EntryError for a formula that does not convert: its term, and the line of the body
+    where the term's k-th formula starts (formulas counted in the same order in source and AST)."""
+    formula, message = failure
+    for term in terms:
+        found = formulas(parsed.get(term["slug"], []), in_forms=False)
+        if formula in found:
+            k = found.index(formula)
+            sources = list(MATH_SOURCE.finditer(term["body"]))
+            offset = sources[k].start() if k < len(sources) else 0
+            line = term.get("body_line", 1) + term["body"][:offset].count("\n")
+            shown = sources[k].group(0) if k < len(sources) else formula
+            raise EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: the formula {shown} "
+                             f"(expanded: {formula}) does not convert to MathML ({' '.join(message.split())}); "
+                             "rewrite it with commands texmath knows")
+    raise EntryError(f"a formula does not convert to MathML: {formula} ({message})")

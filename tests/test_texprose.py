@@ -1,0 +1,246 @@
+"""The LaTeX path's parse (glossary.texprose): glossaries-extra descriptions read by one real pandoc
+process into the AST shapes of glossary.prose, \\gls forms and capitals, references inside
+formulas, figures, equation references, citations, the macro file rewritten so that texmath
+converts it, and one error message per mistake.  Fixtures are small snippets written here; the
+last test reads the real dictionary when /work/shared/adictml is there."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from glossary import prose, texprose
+from glossary.entries import EntryError
+
+# A macro file in the dictionary's style: old font switches, \mleft, \bm, \def, an optional argument.
+MACROS = r"""\usepackage{mleftright}
+% vectors in bold
+\newcommand{\vx}[0]{{\bf x}}
+\newcommand{\rows}[1]{{\rm rows}\left(#1 \right)}  % the rows of a matrix
+\newcommand{\normof}[2]{\mleft\lVert #1 \mright\rVert_{#2}}
+\newcommand{\set}{{\cal S}}
+\def \vnoise{{\bm{\epsilon}}}
+\newcommand\layer[1]{\mathcal{L}^{(#1)}}
+\newcommand{\at}[1][i]{^{(#1)}}
+\newcommand{\est}{E^{(\rm est)}}
+"""
+TARGETS = {
+    "svm": {"slug": "svm", "forms": {"text": "SVM", "first": "support vector machine (SVM)",
+                                     "plural": "SVMs", "firstplural": "support vector machines (SVMs)"}},
+    "loss": {"slug": "loss", "forms": {"text": "loss", "first": "loss", "plural": "losses",
+                                       "firstplural": "losses"}},
+    "kmeans": {"slug": "kmeans", "forms": {"text": "$k$-means", "first": "$k$-means",
+                                           "plural": "$k$-means", "firstplural": "$k$-means"}},
+    "data point": {"slug": "data-point", "forms": {"text": "data point", "first": "data point",
+                                                   "plural": "data points", "firstplural": "data points"}},
+}
+
+
+def term(key, body, line=10, path="ADictML_Test.tex"):
+    return {"key": key, "slug": re.sub(r"[^a-z0-9]+", "-", key.lower()), "body": body, "path": path,
+            "body_line": line}
+
+
+def parse(*bodies, macros=MACROS):
+    terms = [term(f"t{i}", body) for i, body in enumerate(bodies)]
+    return terms, texprose.parse(terms, texprose.normalise_macros(macros), TARGETS)
+
+
+def one(body):
+    return parse(body)[1]["t0"]
+
+
+def find(value, t):
+    """Every node of type t in the blocks, in document order."""
+    found = []
+
+    def walk(v):
+        if isinstance(v, dict):
+            if v.get("t") == t:
+                found.append(v)
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(value)
+    return found
+
+
+def text(inlines):
+    """The plain text of inlines (a link's text, a formula's TeX)."""
+    parts = []
+    for x in inlines:
+        c = x.get("c")
+        if x["t"] == "Str":
+            parts.append(c)
+        elif x["t"] in ("Space", "SoftBreak", "LineBreak"):
+            parts.append(" ")
+        elif x["t"] in ("Link", "Span", "Cite"):
+            parts.append(text(c[1]))
+        elif x["t"] == "Math":
+            parts.append(c[1])
+        elif x["t"] in ("Emph", "Strong"):
+            parts.append(text(c))
+    return "".join(parts)
+
+
+def xrefs(blocks):
+    return [(x["c"][2][0], text(x["c"][1])) for x in find(blocks, "Link") if "xref" in x["c"][0][1]]
+
+
+def html(blocks, key="t0"):
+    return texprose.write_html({key: blocks}, [term(key, "")])[key]
+
+
+def test_gls_forms_follow_first_use_and_capitals():
+    blocks = one(r"\gls{svm} beats \gls{svm}; \Gls{svm} and \glspl{svm}. \Glspl{loss} and \glspl{loss}, "
+                 r"\glstext{svm}, \glsfirst{svm}, \Gls{data point}.")
+    forms = TARGETS["svm"]["forms"]
+    assert xrefs(blocks) == [
+        ("svm", forms["first"]), ("svm", forms["text"]), ("svm", forms["text"]), ("svm", forms["plural"]),
+        ("loss", "Losses"), ("loss", "losses"), ("svm", forms["text"]), ("svm", forms["first"]),
+        ("data-point", "Data point")]
+    # The link's shape is prose.Pass's for [[slug]], so prose's writers take it unchanged.
+    link = find(blocks, "Link")[0]
+    assert link["c"][0] == ["", ["xref"], []] and link["c"][2] == ["svm", ""]
+
+
+def test_gls_at_the_head_of_a_paragraph_stays_inline():
+    blocks = one("\\Gls{loss} first.\n\n\\gls{svm} second.")
+    assert [b["t"] for b in blocks] == ["Para", "Para"]
+    assert texprose.unknown(blocks) == []
+    assert [text(b["c"]) for b in blocks] == ["Loss first.", "support vector machine (SVM) second."]
+
+
+def test_a_form_with_math_is_parsed_and_written():
+    blocks = one(r"Run \gls{kmeans}.")
+    link = find(blocks, "Link")[0]
+    assert find(link, "Math")[0]["c"][1] == "k"
+    assert "<math" in html(blocks) and 'href="kmeans.html"' in html(blocks)
+
+
+def test_gls_inside_text_in_a_formula_is_the_form_and_a_link():
+    blocks = one(r"We have $\vx \in \text{the \gls{data point} of \glspl{svm}}$ here.")
+    span = find(blocks, "Span")[0]
+    assert span["c"][0][1] == ["math-xref"]
+    formula = find(span, "Math")[0]["c"][1]
+    assert r"\text{the data point of support vector machines (SVMs)}" in formula
+    assert json.loads(dict(span["c"][0][2])["data-xrefs"]) == [["data-point", "data point"],
+                                                               ["svm", "support vector machines (SVMs)"]]
+    page = html(blocks)
+    mtext = re.search(r"<mtext[^>]*>(.*?)</mtext>", page).group(1)
+    assert mtext == ('the <a class="xref" href="data-point.html">data point</a> of '
+                     '<a class="xref" href="svm.html">support vector machines (SVMs)</a>')
+    # Outside \text the form is put in one, so that it reads as words.
+    outside = find(one(r"$f = \gls{loss}$"), "Math")[0]["c"][1]
+    assert outside == r"f = \text{loss}"
+
+
+def test_figure_with_picture_caption_and_label():
+    blocks = one("Before.\n\\begin{figure}[H]\n\\centering\n\\includegraphics{picture:2}\n"
+                 "\\caption{The \\gls{loss} of a \\gls{svm}.}\n\\label{fig:loss}\n\\end{figure}\n"
+                 "\\begin{figure}\n\\includegraphics{picture:3}\n\\caption{Inner label. \\label{fig:in}}\n"
+                 "\\end{figure}")
+    figures = find(blocks, "Figure")
+    assert [f["c"][0][0] for f in figures] == ["fig:loss", "fig:in"]
+    assert [find(f["c"][2], "Image")[0]["c"][2][0] for f in figures] == ["picture:2", "picture:3"]
+    assert text(figures[0]["c"][1][1][0]["c"]) == "The loss of a support vector machine (SVM)."
+    assert text(figures[1]["c"][1][1][0]["c"]).strip() == "Inner label."
+    assert xrefs(figures[0]) == [("loss", "loss"), ("svm", "support vector machine (SVM)")]
+
+
+def test_ref_and_eqref_are_links_and_a_labelled_equation_a_target():
+    blocks = one("\\begin{equation}\n a = b \\label{eq:ab}\n\\end{equation}\n"
+                 "By \\eqref{eq:ab} and Fig.~\\ref{fig:x}, $c \\leq \\eqref{eq:ab}$.")
+    links = [x["c"] for x in find(blocks, "Link")]
+    assert links[:2] == [
+        [["", [], [["reference-type", "eqref"], ["reference", "eq:ab"]]], [{"t": "Str", "c": "eq:ab"}], ["#eq:ab", ""]],
+        [["", [], [["reference-type", "ref"], ["reference", "fig:x"]]], [{"t": "Str", "c": "fig:x"}], ["#fig:x", ""]]]
+    spans = find(blocks, "Span")
+    assert spans[0]["c"][0][:2] == ["eq:ab", ["equation"]]
+    page = html(blocks)
+    assert 'id="eq:ab"' in page and '<a class="xref" href="#eq:ab">(eq:ab)</a>' in page
+
+
+def test_cite_keeps_its_pinpoint():
+    blocks = one(r"As shown \cite[Sec. 2.4]{Boyd04}, and \citep{Ng01,Vapnik98}.")
+    cites = find(blocks, "Cite")
+    first = cites[0]["c"][0][0]
+    assert first["citationId"] == "Boyd04" and text(first["citationSuffix"]) == "Sec. 2.4"
+    assert [c["citationId"] for c in cites[1]["c"][0]] == ["Ng01", "Vapnik98"]
+
+
+def test_normalise_macros_gives_formulas_texmath_converts():
+    text = texprose.normalise_macros(MACROS)
+    for old in (r"\bf", r"\rm", r"\cal", r"\bm", r"\mleft", r"\def", "usepackage", "%"):
+        assert old not in text
+    assert r"\newcommand{\vx}[0]{{\mathbf{x}}}" in text and r"\newcommand{\est}{E^{(\mathrm{est)}}}" in text
+    formulas = r"$\vx + \rows{\vx} + \normof{\vx}{2} + \set + \vnoise + \layer{3} + w\at + w\at[j] + \est$"
+    blocks = one(formulas)
+    page = html(blocks)
+    assert re.search(r'<mi mathvariant="bold[^"]*">[^<]+</mi>', page)      # \vx: bold x
+    assert "<mi>rows</mi>" in page or '<mi mathvariant="normal">r</mi><mi mathvariant="normal">o</mi>' in page
+    assert re.search(r'<mi mathvariant="script">|𝒮', page)                   # \set: calligraphic S
+    assert not re.search(r"\\[A-Za-z]+", re.sub(r"<annotation.*?</annotation>", "", page, flags=re.S))
+    # The same formulas with the macro file as written do not convert: the rewriting is what works.
+    as_written = [term("t0", formulas)]
+    blocks = json.loads(prose.run_pandoc(texprose.READER, MACROS + "\n\n" + formulas))["blocks"]
+    _, failures = texprose.html_with_failures({"t0": blocks}, ["t0"])
+    assert failures and as_written
+
+
+def test_all_bodies_in_one_pandoc_process_split_per_term(monkeypatch):
+    calls = []
+    real = texprose.run_pandoc
+
+    def spy(args, text, log=None):
+        calls.append(args)
+        return real(args, text, log)
+    monkeypatch.setattr(texprose, "run_pandoc", spy)
+    bodies = ["Alpha one.\n\nAlpha two $\\vx$.", "Beta \\gls{loss}.", "Gamma {\\bf bold}."]
+    _, parsed = parse(*bodies)
+    assert len(calls) == 1
+    assert list(parsed) == ["t0", "t1", "t2"]
+    texts = {slug: " | ".join(text(b["c"]) for b in blocks) for slug, blocks in parsed.items()}
+    assert texts == {"t0": "Alpha one. | Alpha two {\\mathbf{x}}.", "t1": "Beta loss.", "t2": "Gamma bold."}
+
+
+def test_a_formula_that_does_not_convert_names_file_line_key_and_message():
+    terms = [term("fine", "All $x$ good."),
+             term("broken", "A \\gls{kmeans} $y$.\nThen $a \\frobnicate{b}$ here.", line=40)]
+    parsed = texprose.parse(terms, texprose.normalise_macros(MACROS), TARGETS)
+    with pytest.raises(EntryError) as err:
+        texprose.write_html(parsed, terms)
+    message = str(err.value)
+    assert message.startswith("ADictML_Test.tex: line 41: term broken: the formula $a \\frobnicate{b}$")
+    assert "unexpected control sequence \\frobnicate" in message
+
+
+def test_an_unknown_key_and_an_unclosed_group_are_errors():
+    with pytest.raises(EntryError, match=r"ADictML_Test.tex: line 11: term t0: \\gls\{sv\} names no entry"):
+        one("Fine.\nA \\gls{sv}.")
+    with pytest.raises(EntryError, match=r"ADictML_Test.tex: line 11: term t1: '\{\\\\bf group.' is never closed"):
+        parse("Fine.", "Open\n{\\bf group.", "Next.")
+
+
+def test_unknown_lists_the_raw_tex_pandoc_left():
+    blocks = one("Some text.\n\n\\vspace{2mm}\n\nMore \\frobnicate{x} text \\cite{A}.")
+    assert texprose.unknown(blocks) == ["\\vspace{2mm}", "\\frobnicate{x}"]
+
+
+REAL = Path("/work/shared/adictml")
+
+
+@pytest.mark.skipif(not (REAL / "ADictML_Main.tex").is_file(), reason="the real dictionary is not here")
+def test_the_real_dictionary_converts_every_formula():
+    texdict = pytest.importorskip("glossary.texdict")
+    terms = list(texdict.read(REAL / "ADictML_Main.tex")["entries"].values())
+    targets = {t["key"]: {"slug": t["slug"], "forms": t["forms"]} for t in terms}
+    macros = texprose.normalise_macros((REAL / "assets" / "ml_macros.tex").read_text(encoding="utf-8"))
+    parsed = texprose.parse(terms, macros, targets)
+    assert len(parsed) == len(terms) > 500
+    pages = texprose.write_html(parsed, terms)
+    text = "".join(re.sub(r"<annotation.*?</annotation>", "", p, flags=re.S) for p in pages.values())
+    assert not re.findall(r"\\[A-Za-z]+", text)
+    assert text.count("<math") > 3000
