@@ -64,15 +64,26 @@ def tex_in_html(pages):
     return found, first
 
 
-def raw_constructs(parsed):
-    """The raw TeX pandoc left, by command name: Counter and first slug."""
+def nodes(value, t):
+    """The nodes of type t in value, outermost only."""
+    if isinstance(value, dict):
+        return [value] if value.get("t") == t else nodes(list(value.values()), t)
+    if isinstance(value, list):
+        return [n for v in value for n in nodes(v, t)]
+    return []
+
+
+def raw_constructs(parsed, terms):
+    """The raw TeX pandoc left, by command name: Counter and first place (file:line, key)."""
     found, first = collections.Counter(), {}
-    for slug, blocks in parsed.items():
-        for raw in texprose.unknown(blocks):
+    for term in terms:
+        for raw in texprose.unknown(parsed[term["slug"]]):
             m = re.match(r"\s*\\(begin\{[^}]*\}|[A-Za-z]+|.)", raw)
             name = m.group(1) if m else raw.strip()[:20]
             found[name] += 1
-            first.setdefault(name, slug)
+            at = term["body"].find(raw.strip().split("\n")[0])
+            line = term["body_line"] + term["body"][:max(at, 0)].count("\n")
+            first.setdefault(name, f"{term['path']}:{line} {term['key']}")
     return found, first
 
 
@@ -118,7 +129,16 @@ def main(argv):
     print(f"backslash commands in the HTML text: {sum(found.values())}")
     for name, n in found.most_common(30):
         print(f"  \\{name}: {n} (first: {first[name]})")
-    found, first = raw_constructs(parsed)
+    spans = [x for blocks in parsed.values() for x in nodes(blocks, "Span") if "math-xref" in x["c"][0][1]]
+    recorded = sum(len(json.loads(dict(x["c"][0][2])["data-xrefs"])) for x in spans)
+    maths = [m for html in pages.values() for m in re.findall(r"<math.*?</math>", html, re.S)]
+    linked = sum(m.count('<a class="xref"') for m in maths)
+    print(f"references inside formulas: {recorded} recorded, {linked} linked in the MathML")
+    figures = [f for blocks in parsed.values() for f in nodes(blocks, "Figure")]
+    loose = sum(len(nodes(b, "Image")) for b in parsed.values()) - sum(len(nodes(f, "Image")) for f in figures)
+    print(f"figures: {len(figures)}, {sum(1 for f in figures if f['c'][0][0])} with a label as identifier; "
+          f"images outside a figure: {loose}")
+    found, first = raw_constructs(parsed, terms)
     print(f"raw TeX left by pandoc: {sum(found.values())} pieces")
     for name, n in found.most_common():
         print(f"  \\{name}: {n} (first: {first[name]})")

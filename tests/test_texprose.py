@@ -31,6 +31,8 @@ TARGETS = {
                                        "firstplural": "losses"}},
     "kmeans": {"slug": "kmeans", "forms": {"text": "$k$-means", "first": "$k$-means",
                                            "plural": "$k$-means", "firstplural": "$k$-means"}},
+    "renyi": {"slug": "renyi", "forms": {"text": "r\\'enyi divergence", "first": "r\\'enyi divergence",
+                                         "plural": "r\\'enyi divergences", "firstplural": "r\\'enyi divergences"}},
     "data point": {"slug": "data-point", "forms": {"text": "data point", "first": "data point",
                                                    "plural": "data points", "firstplural": "data points"}},
 }
@@ -132,6 +134,11 @@ def test_gls_inside_text_in_a_formula_is_the_form_and_a_link():
     mtext = re.search(r"<mtext[^>]*>(.*?)</mtext>", page).group(1)
     assert mtext == ('the <a class="xref" href="data-point.html">data point</a> of '
                      '<a class="xref" href="svm.html">support vector machines (SVMs)</a>')
+    # A form's accents come out as in the prose; a capital as for \Gls; a labelled equation keeps both.
+    page = html(one("\\begin{equation}\\label{eq:r} d = \\text{\\Gls{renyi} of \\gls{kmeans}}\\end{equation}"))
+    assert re.search(r'<span id="eq:r" class="equation math-xref"[^>]*>', page)
+    assert '<a class="xref" href="renyi.html">Rényi divergence</a>' in page
+    assert "kmeans.html" not in page         # a form with its own formula spans several MathML nodes
     # Outside \text the form is put in one, so that it reads as words.
     outside = find(one(r"$f = \gls{loss}$"), "Math")[0]["c"][1]
     assert outside == r"f = \text{loss}"

@@ -38,6 +38,8 @@ from glossary.entries import EntryError
 from glossary.prose import for_format, math_failures, node, run_pandoc
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
+# The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by write_html.
+API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
 # The glossary commands read, and the form each shows: (singular form, capitalised).
 GLS = {"gls": ("text", False), "glspl": ("plural", False), "Gls": ("text", True), "Glspl": ("plural", True),
@@ -300,6 +302,9 @@ def parse(terms, macros, targets, first_use=True):
         ast = json.loads(run_pandoc(READER, source))
     except RuntimeError as err:
         raise unreadable(str(err), source, terms) from None
+    if ast["pandoc-api-version"] != API_VERSION:
+        raise RuntimeError(f"texprose: pandoc's AST is version {ast['pandoc-api-version']}, not {API_VERSION}; "
+                           "update API_VERSION with the pinned pandoc")
     parsed, form_inlines = split(ast["blocks"], terms, len(forms))
     shown = dict(zip(forms, form_inlines))
     out = {}
@@ -386,7 +391,10 @@ class Resolve:
         def sub(m):
             slug, latex, upper = self.refs[int(m.group(1))]
             text = latex[:1].upper() + latex[1:] if upper else latex
-            links.append([slug, plain_form(text)])
+            shown = capitalise(self.shown[latex]) if upper else self.shown[latex]
+            # A form with a formula of its own ($k$-means) spans several MathML nodes: not linked.
+            if all(x["t"] in ("Str", "Space", "SoftBreak") for x in shown):
+                links.append([slug, plain(shown)])
             inside = in_text(tex, m.start())
             return text if inside else f"\\text{{{text}}}"
 
@@ -404,8 +412,8 @@ class Resolve:
         if not links and not label:
             return math
         attrs = [["data-xrefs", json.dumps(links, ensure_ascii=False)]] if links else []
-        return node("Span", [[label.group(1) if label else "", ["math-xref"] if links else ["equation"], attrs],
-                             [math]])
+        classes = (["equation"] if label else []) + (["math-xref"] if links else [])
+        return node("Span", [[label.group(1) if label else "", classes, attrs], [math]])
 
 
 def labels_first(tex):
@@ -437,9 +445,9 @@ def in_text(tex, pos):
     return False
 
 
-def plain_form(latex):
-    """The text a form shows inside a formula's \\text (what texmath writes into <mtext>)."""
-    return re.sub(r"\\[A-Za-z]+\s*|[{}$\\]", "", latex)
+def plain(inlines):
+    """The text of a form's Str/Space inlines (what texmath writes into <mtext>)."""
+    return "".join(x["c"] if x["t"] == "Str" else " " for x in inlines)
 
 
 # --- what pandoc did not know ----------------------------------------------------------
@@ -479,7 +487,8 @@ def link_math(html, target="{slug}.html"):
             href = html_lib.escape(slug if slug.startswith("#") else target.format(slug=slug))
             inner = link_first(inner, html_lib.escape(text, quote=False), href)
         return m.group(1) + inner + "</span>"
-    return re.sub(r'(<span class="math-xref" data-xrefs="([^"]*)">)(.*?)</span>', span, html, flags=re.S)
+    return re.sub(r'(<span [^>]*class="[^"]*\bmath-xref\b[^"]*"[^>]*data-xrefs="([^"]*)"[^>]*>)(.*?)</span>',
+                  span, html, flags=re.S)
 
 
 def link_first(mathml, text, href):
@@ -500,7 +509,7 @@ def html_with_failures(parsed, order):
     for i, slug in enumerate(order):
         blocks.append(node("RawBlock", ["html", f"<!--glossarysplit {i}-->"]))
         blocks += for_format(parsed[slug], "html")
-    doc = {"pandoc-api-version": [1, 23, 1, 1], "meta": {}, "blocks": blocks}
+    doc = {"pandoc-api-version": API_VERSION, "meta": {}, "blocks": blocks}
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")
         html = run_pandoc(HTML, json.dumps(doc), log=log)
