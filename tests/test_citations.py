@@ -69,7 +69,7 @@ def test_cut_keeps_the_records_asked_for_their_crossrefs_and_the_macros(bib):
     text, missing = citations.cut(BIB, ["Roe2020", "Nobody"])
     assert missing == ["Nobody"]
     assert [key for _, key, _, _ in citations.blocks(text) if key] == ["Roe2020", "Proc2020"]
-    assert text.startswith("@string{jt = {Journal of Tests}}")
+    assert text.startswith("@string{jt = {{Journal of Tests}}}")  # kept, its case protected
     # A whole record, braces and all: the scanner did not stop at a nested brace or an "@".
     smith, _ = citations.cut(BIB, ["Smith2021"])
     whole = BIB[BIB.index("@article{Smith2021"):BIB.index("@book{Doe2019")].strip()
@@ -184,10 +184,42 @@ def test_entries_in_html_latex_and_text_without_their_label(bib):
     smith = formatted["Smith2021"]
     assert "Journal of Tests" in smith["text"] and "[1]" not in smith["text"]  # the @string expanded, no label
     assert "<math" in smith["html"] and "<span>" not in smith["html"] and "\\(x^2\\)" in smith["latex"]
-    assert "in Proceedings of testing, Pub, 2020" in formatted["Roe2020"]["text"]  # through the crossref
+    assert "in Proceedings of Testing, Pub, 2020" in formatted["Roe2020"]["text"]  # through the crossref
     # {\'\i}: a composed i-acute, which pdflatex's utf8 input knows.
     assert "Vladim\u00edr" in formatted["Vladimir2003"]["latex"]
     assert all(unicodedata.is_normalized("NFC", v) for entry in formatted.values() for v in entry.values())
+
+
+def test_fields_ieeetran_prints_as_typed_keep_their_case(tmp_path):
+    """Like IEEEtran: an article's title in sentence case; booktitles, series, a book's title, and
+    @string macros (with # concatenation) as typed."""
+    path = tmp_path / "case.bib"
+    path.write_text('@string{icml = "Proc. 35th Int. Conf. Mach. Learn."}\n'
+                    "@inproceedings{P, author = {A. Bee}, title = {Making Descent Optimal},"
+                    " booktitle = icml # { (ICML)}, series = {Lecture Notes in Computer Science}, year = 2018}\n"
+                    "@book{B, author = {A. Bee}, title = {Distributed Systems: Principles and Paradigms},"
+                    " publisher = {Pub}, year = 2017}\n")
+    formatted = citations.format_references(["P", "B"], path, CSL)
+    assert formatted["P"]["text"] == ("A. Bee, \u201cMaking descent optimal,\u201d in Proc. 35th Int. Conf. Mach."
+                                      " Learn. (ICML), in Lecture Notes in Computer Science. 2018.")
+    assert formatted["B"]["text"] == "A. Bee, Distributed Systems: Principles and Paradigms. Pub, 2017."
+
+
+def test_a_note_is_kept_unless_it_repeats_the_doi(tmp_path):
+    """IEEEtran prints BibTeX's note (the real dictionary keeps DOIs there); the CSL style drops it."""
+    path = tmp_path / "notes.bib"
+    path.write_text("@unpublished{U, author = {A. Bee}, title = {Convex things}, note = {Presented at the {PASCAL}"
+                    " Workshop, 2005}}\n"
+                    "@article{D, author = {A. Bee}, title = {T}, journal = {J}, year = 2001, doi = {10.1/x},"
+                    " note = {doi: 10.1/x}}\n"
+                    "@article{E, author = {A. Bee}, title = {T}, journal = {J}, year = 2001, note = {doi: 10.2/y}}\n"
+                    "@misc{W, author = {A. Bee}, title = {Web}, url = {https://example.org/w}, note = {Agency}}\n")
+    formatted = citations.format_references(["U", "D", "E", "W"], path, CSL)
+    assert formatted["U"]["text"] == "A. Bee, \u201cConvex things.\u201d Presented at the PASCAL Workshop, 2005."
+    assert formatted["D"]["text"] == "A. Bee, \u201cT,\u201d J, 2001, doi: 10.1/x."
+    assert formatted["E"]["text"] == "A. Bee, \u201cT,\u201d J, 2001. doi: 10.2/y."
+    # Before the URL, which ends an IEEE entry.
+    assert formatted["W"]["text"] == "A. Bee, \u201cWeb.\u201d Agency. Available: https://example.org/w"
 
 
 def test_a_missing_record_stops_formatting(bib):

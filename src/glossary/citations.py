@@ -15,6 +15,10 @@ one pandoc process reading a .bibtex cut to the cited records (a brace-aware sca
 a term only looks its entries up.  The one process writes each entry as HTML (math as MathML),
 LaTeX and plain text through a small Lua writer, so no entry is parsed twice.
 
+Where the style and IEEEtran (the printed book's BibTeX style) differ, the entries follow IEEEtran:
+booktitles, series, book titles and @string macros keep the case they are typed in (as_typed),
+and a record's note is printed (the style drops it; the real bibliography keeps DOIs there).
+
 A citation keeps its pinpoint ("Sec. 2.4", "p. 3") and prefix ("see"); several keys in one cite
 become "[1], [3]" (sorted by number), each a Link of class "citation" to "#<prefix><n>".  Every
 citation mode (\\cite, \\citet, [@key], @key) shows the number only: the IEEE style is numeric.
@@ -40,10 +44,19 @@ NOT_RECORDS = {"string", "preamble", "comment"}
 # A dotless i or j under a combining accent, and its dotted letter.
 DOTLESS_ACCENT = re.compile("([\u0131\u0237])([\u0300-\u036f])")
 DOTTED = {"\u0131": "i", "\u0237": "j"}
+# Fields IEEEtran prints as typed (pandoc's reader would sentence-case them), and the record
+# types whose title IEEEtran prints as a book's title, as typed too.
+AS_TYPED = {"booktitle", "series"}
+BOOK_TITLES = {"book", "inbook", "manual", "periodical", "proceedings", "standard"}
+FIELD_NAME = re.compile(r"[\s,]*([A-Za-z][\w:.+/-]*)\s*=\s*")
+SPACE = re.compile(r"\s*")
+BARE = re.compile(r"[^\s,#{}\"]*")
+QUOTE_OR_BRACE = re.compile(r'[{}"]')
 CROSSREF = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]\s*([^}\"]+?)\s*[}\"]", re.IGNORECASE)
 
 # The Lua writer of the one citeproc run: {key: {"html", "latex", "text"}} as JSON, each entry
-# without its "[n]" label (the csl-left-margin span), spans without attributes unwrapped.
+# without its "[n]" label (the csl-left-margin span), its note appended, spans without
+# attributes unwrapped.
 WRITER = r"""
 -- citeproc's "nocase"/"nodecor" marks only steer its case changes, already made.
 local function plain_spans(inlines)
@@ -64,14 +77,46 @@ local function entry_inlines(div)
   return pandoc.utils.blocks_to_inlines(div.content)
 end
 
+-- BibTeX's note, which IEEEtran prints and the CSL style drops (97 of the 263 records the real
+-- dictionary cites have one, most a DOI), kept unless it only repeats the record's DOI.
+local function notes(doc)
+  local out = {}
+  for _, ref in ipairs(pandoc.utils.references(doc)) do
+    if ref.note then
+      local text = pandoc.utils.stringify(ref.note):lower()
+      if not (ref.doi and text == ("doi: " .. ref.doi):lower()) then out[ref.id] = ref.note end
+    end
+  end
+  return out
+end
+
+-- The note goes last, or before "Available: <URL>", which IEEE ends an entry with.
+local function with_note(inlines, note)
+  if note == nil then return inlines end
+  local at = #inlines + 1
+  for i, x in ipairs(inlines) do
+    if x.t == "Str" and x.text == "Available:" then at = i; break end
+  end
+  local out = pandoc.Inlines({})
+  for i = 1, at - 1 do out:insert(inlines[i]) end
+  if at > #inlines then out:insert(pandoc.Space()) end
+  out:extend(note)
+  if not pandoc.utils.stringify(note):match("[.?!]$") then out:insert(pandoc.Str(".")) end
+  if at <= #inlines then out:insert(pandoc.Space()) end
+  for i = at, #inlines do out:insert(inlines[i]) end
+  return out
+end
+
 function Writer(doc, opts)
   local out = {}
+  local note = notes(doc)
   local html = {html_math_method = "mathml", wrap_text = "wrap-none"}
   local flat = {wrap_text = "wrap-none"}
   doc.blocks:walk({Div = function(div)
     if div.identifier:sub(1, 4) == "ref-" and div.classes:includes("csl-entry") then
-      local body = pandoc.Pandoc({pandoc.Plain(plain_spans(entry_inlines(div)))})
-      out[div.identifier:sub(5)] = {html = pandoc.write(body, "html5", html),
+      local key = div.identifier:sub(5)
+      local body = pandoc.Pandoc({pandoc.Plain(plain_spans(with_note(entry_inlines(div), note[key])))})
+      out[key] = {html = pandoc.write(body, "html5", html),
                                     latex = pandoc.write(body, "latex", flat),
                                     text = pandoc.write(body, "plain", flat)}
     end
@@ -141,9 +186,66 @@ def braced(block):
     return block[:opener.end() - 1] + "{" + block[opener.end():-1] + "}"
 
 
+def value_parts(block, pos):
+    """The parts of a field value at `pos` (joined by #): ([(start, end, delimiter)], end), where
+    delimiter is "{", '"' or "" for a bare macro name or number."""
+    parts = []
+    while True:
+        pos = SPACE.match(block, pos).end()
+        if block.startswith("{", pos):
+            end = block_end(block, pos + 1, "{", "record")
+        elif block.startswith('"', pos):
+            depth, end = 0, len(block)
+            for match in QUOTE_OR_BRACE.finditer(block, pos + 1):
+                if match.group() == '"' and depth == 0:
+                    end = match.end()
+                    break
+                depth += {"{": 1, "}": -1}.get(match.group(), 0)
+        else:
+            end = BARE.match(block, pos).end()
+        if end == pos:
+            return parts, pos
+        parts.append((pos, end, block[pos] if block[pos] in '{"' else ""))
+        pos = SPACE.match(block, end).end()
+        if not block.startswith("#", pos):
+            return parts, pos
+        pos += 1
+
+
+def fields(block, kind):
+    """(name, value parts) of each field of a record, or of the one definition of an @string."""
+    pos = BLOCK_START.match(block).end()
+    if kind != "string":
+        pos = block.find(",", pos) + 1 or len(block)
+    out = []
+    while (name := FIELD_NAME.match(block, pos)) is not None:
+        parts, pos = value_parts(block, name.end())
+        if not parts:
+            break
+        out.append((name.group(1).lower(), parts))
+    return out
+
+
+def as_typed(block, kind):
+    """The block with the fields that IEEEtran prints as typed wrapped in one more pair of braces,
+    which pandoc's BibTeX reader then leaves in their case: booktitle and series always, the title
+    of a book-like record, every @string (mostly booktitles).  Unbraced, pandoc would write
+    "Proc. 35th int. Conf. Mach. learn." (it sentence-cases them for CSL, IEEEtran does not)."""
+    names = AS_TYPED | ({"title"} if kind in BOOK_TITLES else set())
+    inserts = []
+    for name, parts in fields(block, kind):
+        if kind == "string" or name in names:
+            inserts += [(end - 1, "}") for start, end, delim in parts if delim] + \
+                [(start + 1, "{") for start, end, delim in parts if delim]
+    for pos, brace in sorted(inserts, reverse=True):
+        block = block[:pos] + brace + block[pos:]
+    return block
+
+
 def cut(text, keys, path="bibliography"):
     """The BibTeX text of the records `keys` (and the records they crossref), with every
-    @string and @preamble: what citeproc needs, in file order.  Returns (text, missing keys)."""
+    @string and @preamble: what citeproc needs, in file order, fields IEEEtran prints as typed
+    protected (as_typed).  Returns (text, missing keys)."""
     found = blocks(text, path)
     records = {}
     for block in found:
@@ -158,7 +260,7 @@ def cut(text, keys, path="bibliography"):
         _, _, start, end = records[key]
         todo.extend(CROSSREF.findall(text, start, end))
     # A key given twice: the first record, as pandoc takes it.
-    kept = [braced(text[start:end]) for kind, key, start, end in found
+    kept = [as_typed(braced(text[start:end]), kind) for kind, key, start, end in found
             if kind in NOT_RECORDS or (key in wanted and records[key][2] == start)]
     return "\n\n".join(kept) + "\n", sorted(set(keys) - set(records))
 
