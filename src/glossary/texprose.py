@@ -9,23 +9,28 @@ Why each step:
 
 - All descriptions go through ONE pandoc process (`-f latex+raw_tex -t json`): pandoc starts in
   about 0.1 s, and 569 starts would cost a minute.  Each body follows a marker paragraph
-  (`\\glossarysplit{N}`) that pandoc returns as a RawBlock; the blocks between markers are that term's.
+  (`\\glossarysplit{N}`) that pandoc returns as a RawBlock; the blocks between markers are that
+  term's.  The forms that references show are parsed in the same process, after the bodies.
 - The macro file is rewritten for texmath (`normalise_macros`): the old font switches `{\\bf x}`,
   `{\\rm cols}`, `{\\cal X}`, `\\bm`, and `\\mleft`/`\\mright` are not texmath's; `\\mathbf{x}`,
   `\\mathrm{cols}`, `\\mathcal{X}`, `\\boldsymbol`, `\\left`/`\\right` are, and LaTeX prints them alike.
-  Formulas typed in the descriptions get the same rewriting after pandoc has expanded the macros.
+  Formulas typed in the descriptions get the same rewriting after pandoc has expanded the macros;
+  `\\linebreak` goes, and a one-line equation's `\\label` moves to its front (texmath refuses it last).
 - pandoc reads `\\gls{k}` and `\\Gls{k}` alike (as the key), so every glossary reference is replaced
-  by `\\glsxref{N}` before pandoc reads the text and put back afterwards: in prose as an xref Link
-  (`Link [["", ["xref"], []], form, [slug, ""]]`, as prose.Pass makes for `[[slug]]`) showing the
-  term's form, parsed by the same pandoc process, capitalised for `\\Gls`; inside a formula as the
-  form's text, the formula wrapped in `Span [["", ["math-xref"], [["data-xrefs", ...]]], [Math]]` so
-  that `link_math` can turn that text into a link in the HTML (`<a>` inside `<mtext>`).
+  by a stand-in link `\\href{glsxref:N}{N}` before pandoc reads the text and put back afterwards: in
+  prose as an xref Link (`Link [["", ["xref"], []], form, [slug, ""]]`, as prose.Pass makes for
+  `[[slug]]`) showing the term's form, capitalised for `\\Gls`; inside a formula as the form's
+  LaTeX (in a `\\text{}` if it was not in one), the formula wrapped in
+  `Span [[label or "", ["math-xref"], [["data-xrefs", '[[slug, text], ...]']]], [Math]]` so that
+  `link_math` makes that text a link in the HTML (`<a>` inside `<mtext>`); `\\eqref{x}` inside a
+  formula becomes the text "(x)" recorded as ["#x", "(x)"].
 - Forms follow glossaries' first use, one description being the document: the first `\\gls{k}` of a
   description shows k's `first` (`firstplural`) form, the later ones its `text` (`plural`).
 - `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
   pandoc makes without raw TeX: `Link [["", [], [["reference-type", "ref"|"eqref"], ["reference", x]]],
   [Str x], ["#x", ""]]`; a later pass resolves them.  A displayed equation with `\\label{x}` is
-  wrapped in `Span [["x", ["equation"], []], [Math]]` so that the reference has a target.
+  wrapped in `Span [["x", ["equation"], []], [Math]]` so that the reference has a target, and a
+  figure whose `\\label` sits inside its caption (which pandoc misses) gets it as identifier.
 - `unknown(blocks)` lists the raw TeX pandoc left (constructs it does not know), for measuring.
 """
 import html as html_lib
