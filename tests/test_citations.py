@@ -222,6 +222,16 @@ def test_a_note_is_kept_unless_it_repeats_the_doi(tmp_path):
     assert formatted["W"]["text"] == "A. Bee, \u201cWeb.\u201d Agency. Available: https://example.org/w"
 
 
+def test_a_record_pandoc_cannot_read_is_told_at_its_line_in_the_real_file(tmp_path):
+    path = tmp_path / "bad.bib"
+    path.write_text(BIB + "@article{Bad, author = {A. Bee},\n  title = {x} junk, year = 2000}\n")
+    line = BIB.count("\n") + 1
+    with pytest.raises(EntryError) as err:
+        citations.format_references(["Doe2019", "Bad"], path, CSL)
+    assert str(err.value).startswith(f"{path}:{line}: record 'Bad': pandoc cannot read it (")
+    assert str(err.value).endswith("unexpected 'j'); fix the record's syntax")
+
+
 def test_a_missing_record_stops_formatting(bib):
     with pytest.raises(EntryError, match=r"refs\.bib: no record 'Nobody'; check\(\) the cited keys"):
         citations.format_references(["Doe2019", "Nobody"], bib, CSL)

@@ -117,8 +117,8 @@ function Writer(doc, opts)
       local key = div.identifier:sub(5)
       local body = pandoc.Pandoc({pandoc.Plain(plain_spans(with_note(entry_inlines(div), note[key])))})
       out[key] = {html = pandoc.write(body, "html5", html),
-                                    latex = pandoc.write(body, "latex", flat),
-                                    text = pandoc.write(body, "plain", flat)}
+                  latex = pandoc.write(body, "latex", flat),
+                  text = pandoc.write(body, "plain", flat)}
     end
   end})
   return pandoc.json.encode(out)
@@ -278,8 +278,8 @@ def check(cites, keys, bib="the bibliography"):
     """Raise one EntryError naming every cite whose key no record of `bib` has, each as
     "path:line: term 'x': no record 'K' in bib; did you mean 'K1', ...?", in file order.
     cites: [{"key", "path", "line", "term"}]."""
-    known = set(keys)
     ordered = sorted(keys)
+    known = set(ordered)
     problems = []
     for cite in sorted(cites, key=lambda c: (str(c["path"]), c["line"], c["key"])):
         if cite["key"] in known:
@@ -381,14 +381,33 @@ def number(blocks_, formatted, prefix="ref-"):
 
 # --- the one citeproc run ------------------------------------------------------------
 
+class PandocFailed(RuntimeError):
+    pass
+
+
 def run_pandoc(args, text, cwd):
-    """pandoc with `text` on stdin in `cwd`: (stdout, stderr)."""
+    """pandoc with `text` on stdin in `cwd`: (stdout, stderr); PandocFailed with its message."""
     run = subprocess.run([pandoc(), *args], input=text.encode("utf-8"), capture_output=True, cwd=cwd,
                          env=dict(os.environ, LC_ALL="C.UTF-8"), check=False)
     stderr = run.stderr.decode("utf-8", "replace").strip()
     if run.returncode != 0:
-        raise EntryError(f"pandoc --citeproc failed: {stderr}")
+        raise PandocFailed(stderr)
     return run.stdout.decode("utf-8"), stderr
+
+
+def unreadable(message, cut_text, text, path):
+    """pandoc's complaint about the cut .bibtex told at the record of the real file it is in."""
+    at = re.search(r"\(line (\d+), column (\d+)\)", message)
+    detail = " ".join(message.split())
+    if at:
+        offset = sum(len(line) for line in cut_text.splitlines(True)[:int(at.group(1)) - 1])
+        inside = [key for _, key, start, end in blocks(cut_text) if start <= offset < end]
+        starts = {key: start for _, key, start, _ in reversed(blocks(text)) if key}
+        if inside and inside[0] in starts:
+            line = line_at(text, starts[inside[0]])
+            return (f"{path}:{line}: record '{inside[0]}': pandoc cannot read it "
+                    f"({detail.split(': ', 1)[-1]}); fix the record's syntax")
+    return f"{path}: pandoc cannot read the cited records: {detail}"
 
 
 def composed(text):
@@ -406,7 +425,8 @@ def format_references(keys, bib_path, csl_path):
     if not keys:
         return {}
     bib_path = Path(bib_path)
-    text, missing = cut(bib_path.read_text(encoding="utf-8"), keys, bib_path)
+    original = bib_path.read_text(encoding="utf-8")
+    text, missing = cut(original, keys, bib_path)
     if missing:
         raise EntryError(f"{bib_path}: no record {', '.join(repr(k) for k in missing)}; "
                          f"check() the cited keys first, then add the records or fix the keys")
@@ -415,9 +435,12 @@ def format_references(keys, bib_path, csl_path):
         # .bibtex, not .bib: pandoc then reads BibTeX's fields as IEEEtran does, not BibLaTeX's.
         Path(work, "cited.bibtex").write_text(text, encoding="utf-8")
         Path(work, "entries.lua").write_text(WRITER, encoding="utf-8")
-        out, stderr = run_pandoc(["-f", "markdown", "--citeproc", "--csl", str(Path(csl_path).resolve()),
-                                  "--bibliography", "cited.bibtex", "-t", "entries.lua"],
-                                 f"---\nnocite: |\n  {nocite}\n---\n", work)
+        try:
+            out, stderr = run_pandoc(["-f", "markdown", "--citeproc", "--csl", str(Path(csl_path).resolve()),
+                                      "--bibliography", "cited.bibtex", "-t", "entries.lua"],
+                                     f"---\nnocite: |\n  {nocite}\n---\n", work)
+        except PandocFailed as err:
+            raise EntryError(unreadable(str(err), text, original, bib_path)) from None
     found = json.loads(out)
     lost = [key for key in keys if key not in found]
     if lost:
