@@ -397,16 +397,18 @@ def run_pandoc(args, text, cwd):
 
 def unreadable(message, cut_text, text, path):
     """pandoc's complaint about the cut .bibtex told at the record of the real file it is in."""
-    at = re.search(r"\(line (\d+), column (\d+)\)", message)
     detail = " ".join(message.split())
+    at = re.search(r"\(line (\d+), column \d+\):? *", detail)
     if at:
         offset = sum(len(line) for line in cut_text.splitlines(True)[:int(at.group(1)) - 1])
-        inside = [key for _, key, start, end in blocks(cut_text) if start <= offset < end]
+        inside = [(key, start) for _, key, start, end in blocks(cut_text) if start <= offset < end]
         starts = {key: start for _, key, start, _ in reversed(blocks(text)) if key}
-        if inside and inside[0] in starts:
-            line = line_at(text, starts[inside[0]])
-            return (f"{path}:{line}: record '{inside[0]}': pandoc cannot read it "
-                    f"({detail.split(': ', 1)[-1]}); fix the record's syntax")
+        if inside and inside[0][0] in starts:
+            key, start = inside[0]
+            # The cut adds braces, never lines: a record's lines are the file's, shifted.
+            line = line_at(text, starts[key]) + int(at.group(1)) - line_at(cut_text, start)
+            return (f"{path}:{line}: record '{key}': pandoc cannot read it ({detail[at.end():]}); "
+                    f"fix the record's syntax")
     return f"{path}: pandoc cannot read the cited records: {detail}"
 
 
