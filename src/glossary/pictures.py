@@ -1,0 +1,410 @@
+"""The dictionary's own pictures (tikzpicture environments inside term descriptions), compiled once.
+
+A picture is drawn with the dictionary's preamble, so each compiles as a standalone page from a
+pdflatex format of that preamble (packages, libraries, styles, colours, macros), dumped once and
+cached by the preamble's hash.  Each picture's PDF and SVG (pdftocairo) land in a cache folder under
+the picture's key: the hash of the picture, the preamble and only the macros it uses, so editing an
+unrelated macro recompiles nothing.  A picture that fails is told as the dictionary's file and line,
+the term and TeX's own message.
+
+One pdflatex run per picture (`PER_RUN`), though 16 pictures to a run, split with pdfseparate, take
+half the time (scripts/bench_pictures.py): a page cut from a shared run carries the font subsets of
+its neighbours and pdfseparate's random /ID, so its PDF would depend on which pictures were stale
+with it, not on its key alone.  (The SVGs come out the same either way.)
+"""
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from glossary import latex
+from glossary.entries import EntryError
+
+# Packages that serve the printed dictionary, not a standalone picture: the glossary and its index and
+# links, QR codes, the bibliography's layout, algorithm/equation-array environments (no picture uses
+# them; algorithm and algpseudocode need Debian's texlive-science, IEEEtrantools texlive-publishers) and
+# microtype (paragraph justification; its font expansion fails on T1 text without Debian's cm-super).
+DROPPED_PACKAGES = {"glossaries", "glossaries-extra", "hyperref", "imakeidx", "makeidx", "qrcode", "breakurl",
+                    "tocbibind", "algorithm", "algorithmic", "algpseudocode", "IEEEtrantools", "bookmark",
+                    "microtype"}
+# Commands that set up the glossary, the index or links: they need the dropped packages.
+DROPPED_COMMAND = re.compile(r"(gls|Gls|GLS|newglossary|makeglossaries|printglossar|setglossary|"
+                             r"loadglsentries|makeindex|printindex|hypersetup|newacronym)")
+# The line that starts the macro file's part of a picture preamble (see `split_preamble`).
+MACRO_MARK = "%% glossary.pictures: the macro file follows"
+END_OF_DUMP = r"\csname endofdump\endcsname"
+# Pictures compiled in one pdflatex run (one page each): 1 keeps a PDF's bytes a function of its key.
+PER_RUN = 1
+
+# \gls and friends without glossaries-extra: a term's text (given per picture by `term_lines`),
+# else its key, so a picture still says which term it means.
+GLOSSARY_FALLBACK = r"""\makeatletter
+\newcommand\glspictureterm[5]{\@namedef{glspic@0@#1}{#2}\@namedef{glspic@1@#1}{#3}%
+\@namedef{glspic@2@#1}{#4}\@namedef{glspic@3@#1}{#5}}
+\newcommand\glspic@show[2]{\ifcsname glspic@#1@#2\endcsname\csname glspic@#1@#2\endcsname\else#2\fi}
+\newcommand\gls[2][]{\glspic@show0{#2}}
+\newcommand\Gls[2][]{\glspic@show1{#2}}
+\newcommand\glspl[2][]{\glspic@show2{#2}}
+\newcommand\Glspl[2][]{\glspic@show3{#2}}
+\newcommand\glstext[2][]{\glspic@show0{#2}}
+\newcommand\glsdisp[3][]{#3}
+\newcommand\glslink[3][]{#3}
+\makeatother"""
+GLOSSARY_COMMANDS = ("gls", "Gls", "glspl", "Glspl", "glstext")
+
+
+def strip_comments(text):
+    """TeX comments removed, the line count kept (so lines still match the source)."""
+    # The % itself stays: it still swallows the end of its line, as in the source.
+    return "\n".join(re.sub(r"^((?:[^\\%]|\\.)*)%.*", r"\1%", line) for line in text.split("\n"))
+
+
+def group_end(text, start):
+    """The index after the brace or bracket group that opens at text[start]."""
+    close = {"{": "}", "[": "]"}[text[start]]
+    depth, i = 0, start
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == text[start]:
+            depth += 1
+        elif text[i] == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError(f"unbalanced {text[start]} at offset {start}")
+
+
+def arguments(text, at, limit=None):
+    """(end, groups): the [..] and {..} groups that follow `at` (spaces and single newlines between),
+    at most `limit` of them."""
+    groups = []
+    while limit is None or len(groups) < limit:
+        skip = re.match(r"[ \t]*\n?[ \t]*", text[at:])
+        nxt = at + skip.end()
+        if nxt >= len(text) or text[nxt] not in "{[":
+            break
+        end = group_end(text, nxt)
+        groups.append(text[nxt:end])
+        at = end
+    return at, groups
+
+
+def filter_usepackage(groups, seen, drop):
+    """The \\usepackage statement left once dropped and already loaded packages are removed ("" if none)."""
+    options = [g for g in groups if g.startswith("[")]
+    names = [n.strip() for n in groups[-1][1:-1].split(",") if n.strip()]
+    keep = [n for n in names if n not in DROPPED_PACKAGES | set(drop) and (n, tuple(options)) not in seen]
+    seen.update((n, tuple(options)) for n in keep)
+    return rf"\usepackage{''.join(options)}{{{','.join(keep)}}}" if keep else ""
+
+
+def filter_preamble(text, drop=()):
+    """The main file's preamble without the glossary, index, link and \\input statements."""
+    out, at, seen = [], 0, set()
+    for found in re.finditer(r"\\(usepackage|RequirePackage|input|[A-Za-z]+)\*?", text):
+        if found.start() < at:
+            continue
+        name = found.group(1)
+        if name in ("usepackage", "RequirePackage"):
+            end, groups = arguments(text, found.end(), 2)
+            out.append(text[at:found.start()] + filter_usepackage(groups, seen, drop))
+        elif name == "input" or DROPPED_COMMAND.match(name):
+            end, _ = arguments(text, found.end(), 1 if name == "input" else None)
+            out.append(text[at:found.start()])
+        else:
+            continue
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def document_class(text):
+    """The standalone class line, keeping the main class's font size (pictures' text scales with it)."""
+    found = re.search(r"\\documentclass\s*(\[[^\]]*\])?", text)
+    size = re.search(r"\b(10|11|12)pt\b", found.group(1) or "") if found else None
+    return rf"\documentclass[{size.group(0) + ',' if size else ''}multi=glspicture]{{standalone}}"
+
+
+def tidy(text):
+    """Trailing spaces and runs of blank lines removed: the preamble's hash ignores layout noise."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+
+
+def picture_preamble(main_preamble: str, macro_text: str, drop=()) -> str:
+    """The preamble of a standalone picture: the dictionary's packages (less DROPPED_PACKAGES and `drop`),
+    libraries, styles, colours and commands, fallbacks for \\gls, then the macro file after MACRO_MARK."""
+    body = strip_comments(main_preamble)
+    body = re.sub(r"\\documentclass\s*(\[[^\]]*\])?\s*\{[^}]*\}", "", body, count=1)
+    body = body.split(r"\begin{document}")[0]
+    parts = [document_class(main_preamble), r"\newenvironment{glspicture}{}{}", tidy(filter_preamble(body, drop)),
+             GLOSSARY_FALLBACK, MACRO_MARK, tidy(strip_comments(macro_text))]
+    return "\n".join(parts) + "\n"
+
+
+def split_preamble(preamble):
+    """(the preamble before the macro file, the macro file's text)."""
+    head, found, macros = preamble.partition(MACRO_MARK)
+    return (head, macros) if found else (preamble, "")
+
+
+DEFINITION = re.compile(r"\\(newcommand|renewcommand|providecommand|DeclareMathOperator|DeclareRobustCommand)"
+                        r"\*?\s*(\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))|\\[egx]?def\s*\\([A-Za-z@]+)")
+
+
+def definitions(macro_text):
+    """[(name, start, end)] of each macro definition in a macro file."""
+    found, text = [], strip_comments(macro_text)
+    for match in DEFINITION.finditer(text):
+        name = match.group(3) or match.group(4) or match.group(5)
+        if match.group(5):  # \def\name#1#2{body}: parameters up to the body's brace
+            params = re.match(r"[^{]*", text[match.end():]).end()
+            end = group_end(text, match.end() + params)
+        else:
+            end, _ = arguments(text, match.end(), 3)
+        found.append((name, match.start(), end))
+    return found
+
+
+def macro_definitions(macro_text: str) -> dict:
+    """{macro name (no backslash): its whole definition statement} of a macro file."""
+    text = strip_comments(macro_text)
+    return {name: text[start:end] for name, start, end in definitions(macro_text)}
+
+
+def macro_rest(macro_text):
+    """The macro file without its definitions: packages and settings every picture depends on."""
+    text, out, at = strip_comments(macro_text), [], 0
+    for _, start, end in definitions(macro_text):
+        out.append(text[at:start])
+        at = end
+    # A definition's comment leaves a lone % behind: dropped, so a comment edit changes no key.
+    return tidy(re.sub(r"(?m)^[ \t]*%[ \t]*$", "", "".join(out + [text[at:]])))
+
+
+def used_macros(tex, macros):
+    """The names of `macros` that tex uses, directly or through other macros' definitions, sorted."""
+    used, todo = set(), [tex]
+    while todo:
+        for name in re.findall(r"\\([A-Za-z@]+)", todo.pop()):
+            if name in macros and name not in used:
+                used.add(name)
+                todo.append(macros[name])
+    return sorted(used)
+
+
+def glossary_keys(tex):
+    """The glossary keys that \\gls and friends name in tex, sorted."""
+    commands = "|".join(GLOSSARY_COMMANDS)
+    return sorted(set(re.findall(rf"\\(?:{commands})\s*(?:\[[^\]]*\])?\s*\{{([^}}]*)\}}", tex)))
+
+
+def capitalised(text):
+    return text[:1].upper() + text[1:]
+
+
+def term_lines(tex, terms=None):
+    """\\glspictureterm lines giving the text of each term the picture names (its key when `terms`,
+    {glossary key: text}, lacks it): singular, capitalised and plural (glossaries' default: text + s)."""
+    lines = []
+    for name in glossary_keys(tex):
+        text = (terms or {}).get(name, name)
+        forms = [text, capitalised(text), text + "s", capitalised(text) + "s"]
+        lines.append(rf"\glspictureterm{{{name}}}" + "".join(f"{{{form}}}" for form in forms))
+    return lines
+
+
+@functools.lru_cache(maxsize=None)
+def tex_versions():
+    """pdflatex's and pgfplots' versions: a TeX Live upgrade changes every key (asked once a process)."""
+    return json.dumps(latex.versions(), sort_keys=True)
+
+
+# Files a picture reads: \input parts, \includegraphics photos, pgfplots tables (a name, not inline data).
+FILE_REFERENCE = re.compile(r"\\(?:input|includegraphics|addplot\+?[^;]*?\btable)\s*(?:\[[^\]]*\])?\s*\{([^{}\s]+)\}")
+GRAPHIC_SUFFIXES = ("", ".pdf", ".png", ".jpg", ".jpeg", ".tex")
+
+
+def referenced_files(tex, root):
+    """{name as the picture writes it: sha256 of the file under `root` (None when there is none)}."""
+    found = {}
+    for name in sorted(set(FILE_REFERENCE.findall(tex))):
+        path = next((Path(root) / (name + suffix) for suffix in GRAPHIC_SUFFIXES
+                     if (Path(root) / (name + suffix)).is_file()), None)
+        found[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path else None
+    return found
+
+
+def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = None) -> str:
+    """sha256 (hex) of the picture (with the terms it names), the preamble before the macro file, the macro
+    file's non-definition lines, the definitions of the macros the picture uses (transitively), TeX's
+    versions and, given the dictionary's `root`, the bytes of the files the picture reads."""
+    head, macro_text = split_preamble(preamble)
+    payload = {"picture": "\n".join(term_lines(tex, terms) + [tex]), "preamble": head, "tex": tex_versions(),
+               "macro_file": macro_rest(macro_text),
+               "macros": {name: macros[name] for name in used_macros(tex, macros)},
+               "files": referenced_files(tex, root) if root else {}}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def document(preamble, pictures, terms=None):
+    """(the .tex of a run of pictures, one page each, [(first line of each picture's block, first line of
+    its tex)] in that file)."""
+    lines = (preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n"
+             + "\\pdfinfoomitdate=1\n\\pdftrailerid{}\n\\pdfsuppressptexinfo=-1\n\\begin{document}").split("\n")
+    starts = []
+    for picture in pictures:
+        block = len(lines) + 1
+        lines += term_lines(picture["tex"], terms) + [r"\begin{glspicture}%"]
+        starts.append((block, len(lines) + 1))
+        # A blank line cannot occur in a description (CONTRIBUTING.md), so one here is a reader's stripped
+        # comment line: a % keeps it from ending a paragraph mid-path, and keeps the line count.
+        lines += [row if row.strip() else "%" for row in picture["tex"].split("\n")] + [r"\end{glspicture}"]
+    return "\n".join(lines + [r"\end{document}", ""]), starts
+
+
+def compile_format(preamble, fmt_path, root):
+    """The preamble dumped as a pdflatex format (mylatexformat), `root` searched for its packages."""
+    with tempfile.TemporaryDirectory() as work:
+        tex = Path(work) / "pictures.tex"
+        tex.write_text(preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n", encoding="utf-8")
+        out = Path(work) / "out"
+        out.mkdir()
+        try:
+            latex.run_pdflatex(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
+                               tex, Path(work) / "format.log", out, "pictures", inputs=[root])
+        except latex.LatexError as err:
+            raise EntryError(f"the pictures' preamble does not compile: {str(err).splitlines()[0]}; fix the "
+                             f"main file's preamble or the macro file") from None
+        tmp = Path(f"{fmt_path}.{os.getpid()}.tmp")
+        shutil.copyfile(out / "pictures.fmt", tmp)
+        os.replace(tmp, fmt_path)
+
+
+def error_line(log_text):
+    """The line (l.NN) TeX names with the first error of a log, or None."""
+    lines = log_text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.startswith("! ")), None)
+    if first is None:
+        return None
+    found = next((re.match(r"l\.(\d+)", row) for row in lines[first + 1:first + 12] if re.match(r"l\.\d+", row)),
+                 None)
+    return int(found.group(1)) if found else None
+
+
+def page_of(log_text, starts):
+    """The index of the picture whose block holds the first error of a log, or None."""
+    line = error_line(log_text)
+    before = [i for i, (block, _) in enumerate(starts) if line is not None and block <= line]
+    return before[-1] if before else None
+
+
+def missing_hint(message):
+    """Where a file TeX could not find should be: the dictionary's folder for a path (assets/x.csv),
+    else a Debian package (latex.missing_file_hint)."""
+    missing = re.search(r"File `([^']+)' not found|Could not read table file '([^']+)'", message)
+    name = missing and (missing.group(1) or missing.group(2))
+    if name and ("/" in name or missing.group(2)):
+        return f"; {name} is looked for in the dictionary's folder: add it there or fix its name"
+    return latex.missing_file_hint(message)
+
+
+def failure(picture, log_text, tex_path, start):
+    """The EntryError message of a picture that does not compile: the dictionary's file and line (of the
+    offending line, when TeX names one inside the picture), the term, TeX's message."""
+    message = latex.first_error(log_text, tex_path)
+    message = message.split(": ", 1)[1] if message.startswith(str(tex_path)) else message
+    line, at = picture.get("line", 1), error_line(log_text)
+    if at is not None and 0 <= at - start <= picture["tex"].count("\n"):
+        line += at - start
+    message += missing_hint(message)
+    return (f"{picture['path']}:{line}: term '{picture['term']}': picture {picture.get('n', 1)} does not "
+            f"compile: {message}; fix the picture")
+
+
+def to_svg(pdf, svg):
+    """pdftocairo's SVG of a one-page PDF, written atomically."""
+    tmp = Path(f"{svg}.{os.getpid()}.tmp.svg")
+    subprocess.run(["pdftocairo", "-svg", str(pdf), str(tmp)], check=True, capture_output=True)
+    os.replace(tmp, svg)
+
+
+def run_batch(batch, preamble, fmt, root, cache, terms):
+    """Compile a run of pictures into cache/<key>.pdf and .svg; returns [(picture, message)] of those that
+    fail.  A failing run is retried without the picture its error lies in, so each error is that picture's."""
+    with tempfile.TemporaryDirectory() as work:
+        tex = Path(work) / "pictures.tex"
+        text, starts = document(preamble, batch, terms)
+        tex.write_text(text, encoding="utf-8")
+        out = Path(work) / "out"
+        out.mkdir()
+        try:
+            latex.run_pdflatex([f"-fmt={Path(fmt).resolve().with_suffix('')}", tex.name], tex,
+                               Path(work) / "pictures.log", out, "pictures", inputs=[root])
+        except latex.LatexError:
+            log_text = (Path(work) / "pictures.log").read_text(errors="replace")
+            bad = page_of(log_text, starts)
+            if bad is None and len(batch) > 1:  # an error outside any picture: find it one picture at a time
+                return [fail for one in batch for fail in run_batch([one], preamble, fmt, root, cache, terms)]
+            bad = bad or 0
+            failed = [(batch[bad], failure(batch[bad], log_text, tex, starts[bad][1]))]
+            rest = batch[:bad] + batch[bad + 1:]
+            return failed + (run_batch(rest, preamble, fmt, root, cache, terms) if rest else [])
+        split(out / "pictures.pdf", batch, cache)
+    return []
+
+
+def split(pdf, batch, cache):
+    """Page i of a run's PDF becomes cache/<key of picture i>.pdf and .svg."""
+    for page, picture in enumerate(batch, 1):
+        target = Path(cache) / f"{picture['key']}.pdf"
+        tmp = Path(f"{target}.{os.getpid()}.tmp.pdf")
+        if len(batch) == 1:
+            shutil.copyfile(pdf, tmp)
+        else:
+            subprocess.run(["pdfseparate", "-f", str(page), "-l", str(page), str(pdf), str(tmp)],
+                           check=True, capture_output=True)
+        to_svg(tmp, Path(cache) / f"{picture['key']}.svg")
+        os.replace(tmp, target)
+
+
+def format_path(preamble, cache):
+    """cache/pictures-<hash>.fmt: the format's name changes with the preamble and with TeX's versions."""
+    digest = hashlib.sha256(json.dumps([preamble, tex_versions()]).encode()).hexdigest()[:16]
+    return Path(cache) / f"pictures-{digest}.fmt"
+
+
+def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int = 1, terms: dict = None,
+                per_run: int = PER_RUN) -> dict:
+    """{key: {"pdf": cache/<key>.pdf, "svg": cache/<key>.svg}} for every picture ({"key", "tex", "term",
+    "path", "line", "n"}); those not in `cache` compile from the preamble's format (built once, cached),
+    `per_run` to a pdflatex run (more than 1 only to measure: see the module's docstring), `jobs` runs at
+    a time, `root` searched for packages and \\input files.
+    Raises EntryError naming each picture that does not compile (the others are cached first)."""
+    Path(cache).mkdir(parents=True, exist_ok=True)
+    result = {p["key"]: {"pdf": str(Path(cache) / f"{p['key']}.pdf"), "svg": str(Path(cache) / f"{p['key']}.svg")}
+              for p in pictures}
+    todo = {p["key"]: p for p in pictures
+            if not (Path(result[p["key"]]["pdf"]).is_file() and Path(result[p["key"]]["svg"]).is_file())}
+    if not todo:
+        return result
+    fmt = format_path(preamble, cache)
+    if not fmt.is_file():
+        compile_format(preamble, fmt, root)
+    order = [todo[k] for k in sorted(todo, key=lambda k: (todo[k]["path"], todo[k]["line"], k))]
+    batches = [order[i:i + per_run] for i in range(0, len(order), per_run)]
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        failed = [f for found in pool.map(lambda b: run_batch(b, preamble, fmt, root, cache, terms), batches)
+                  for f in found]
+    if failed:
+        raise EntryError("\n".join(message for _, message in failed))
+    return result
