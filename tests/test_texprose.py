@@ -165,9 +165,13 @@ def test_ref_and_eqref_are_links_and_a_labelled_equation_a_target():
         [["", [], [["reference-type", "eqref"], ["reference", "eq:ab"]]], [{"t": "Str", "c": "eq:ab"}], ["#eq:ab", ""]],
         [["", [], [["reference-type", "ref"], ["reference", "fig:x"]]], [{"t": "Str", "c": "fig:x"}], ["#fig:x", ""]]]
     spans = find(blocks, "Span")
-    assert spans[0]["c"][0][:2] == ["eq:ab", ["equation"]]
+    assert spans[0]["c"][0] == ["", ["equation"], [["label", "eq:ab"]]]
     page = html(blocks)
-    assert 'id="eq:ab"' in page and '<a class="xref" href="#eq:ab">(eq:ab)</a>' in page
+    assert '<span id="eq:ab" class="equation">' in page and '<a class="xref" href="#eq:ab">(eq:ab)</a>' in page
+    # The LaTeX writer labels the equation once, inside it, where LaTeX numbers it.
+    doc = {"pandoc-api-version": texprose.API_VERSION, "meta": {}, "blocks": prose.for_format(blocks, "latex")}
+    latex = prose.run_pandoc(["-f", "json", "-t", "latex"], json.dumps(doc))
+    assert latex.count("\\label{eq:ab}") == 1 and re.search(r"\\begin\{equation\}\s*\\label\{eq:ab\}", latex)
 
 
 def test_cite_keeps_its_pinpoint():

@@ -21,7 +21,7 @@ Why each step:
   prose as an xref Link (`Link [["", ["xref"], []], form, [slug, ""]]`, as prose.Pass makes for
   `[[slug]]`) showing the term's form, capitalised for `\\Gls`; inside a formula as the form's
   LaTeX (in a `\\text{}` if it was not in one), the formula wrapped in
-  `Span [[label or "", ["math-xref"], [["data-xrefs", '[[slug, text], ...]']]], [Math]]` so that
+  `Span [["", ["math-xref"], [["data-xrefs", '[[slug, text], ...]']]], [Math]]` so that
   `link_math` makes that text a link in the HTML (`<a>` inside `<mtext>`); `\\eqref{x}` inside a
   formula becomes the text "(x)" recorded as ["#x", "(x)"].
 - Forms follow glossaries' first use, one description being the document: the first `\\gls{k}` of a
@@ -29,7 +29,8 @@ Why each step:
 - `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
   pandoc makes without raw TeX: `Link [["", [], [["reference-type", "ref"|"eqref"], ["reference", x]]],
   [Str x], ["#x", ""]]`; a later pass resolves them.  A displayed equation with `\\label{x}` is
-  wrapped in `Span [["x", ["equation"], []], [Math]]` so that the reference has a target, and a
+  wrapped in `Span [["", ["equation"], [["label", x]]], [Math]]`, which write_html turns into an
+  anchor `id="x"` (the LaTeX writer would label a Span's identifier a second time), and a
   figure whose `\\label` sits inside its caption (which pandoc misses) gets it as identifier.
 - `unknown(blocks)` lists the raw TeX pandoc left (constructs it does not know), for measuring.
 """
@@ -416,9 +417,10 @@ class Resolve:
         math = node("Math", [kind, tex])
         if not links and not label:
             return math
-        attrs = [["data-xrefs", json.dumps(links, ensure_ascii=False)]] if links else []
+        attrs = [["label", label.group(1)]] if label else []
+        attrs += [["data-xrefs", json.dumps(links, ensure_ascii=False)]] if links else []
         classes = (["equation"] if label else []) + (["math-xref"] if links else [])
-        return node("Span", [[label.group(1) if label else "", classes, attrs], [math]])
+        return node("Span", [["", classes, attrs], [math]])
 
 
 def labels_first(tex):
@@ -513,7 +515,7 @@ def html_with_failures(parsed, order):
     blocks = []
     for i, slug in enumerate(order):
         blocks.append(node("RawBlock", ["html", f"<!--glossarysplit {i}-->"]))
-        blocks += for_format(parsed[slug], "html")
+        blocks += equation_ids(for_format(parsed[slug], "html"))
     doc = {"pandoc-api-version": API_VERSION, "meta": {}, "blocks": blocks}
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")
@@ -521,6 +523,20 @@ def html_with_failures(parsed, order):
         failures = math_failures(log)
     pieces = re.split(r"<!--glossarysplit \d+-->\n?", html)[1:]
     return {slug: link_math(piece) for slug, piece in zip(order, pieces)}, failures
+
+
+def equation_ids(value):
+    """The blocks with each labelled equation's Span identified by its label, for the HTML only:
+    LaTeX keeps the \\label inside the formula, and a Span's identifier would label it twice."""
+    if isinstance(value, list):
+        return [equation_ids(v) for v in value]
+    if isinstance(value, dict):
+        if value.get("t") == "Span" and "equation" in value["c"][0][1]:
+            (_, classes, attrs), content = value["c"]
+            label = dict(attrs)["label"]
+            return node("Span", [[label, classes, [a for a in attrs if a[0] != "label"]], content])
+        return {k: equation_ids(v) for k, v in value.items()}
+    return value
 
 
 def write_html(parsed, terms):
