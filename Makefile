@@ -11,17 +11,22 @@ CORES ?= 2
 FORMAT ?= text
 # What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
+	texlive-fonts-recommended \
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
 .PHONY: site slurm serve test setup test-setup test-packages system-packages verify manifest new-entry bench clean links
 
+# A dictionary kept elsewhere: SOURCE= its main .tex file (or a YAML file naming it), OUT= the folder
+# to build in (OUT/site, OUT/results); nothing is written beside the sources.
+DICTIONARY_ARGS = $(if $(SOURCE),--source "$(SOURCE)") $(if $(OUT),--out "$(OUT)")
+
 site: setup
-	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES)
+	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES) $(DICTIONARY_ARGS)
 
 # The same build through Slurm (profiles/slurm; docs/slurm.md), under the same build lock, then published.
 slurm: setup $(SLURM_LIB)/.installed
-	@PYTHONPATH=src:$(SLURM_LIB) $(PY) -m glossary.build --profile profiles/slurm $(if $(ARGS),-- $(ARGS))
+	@PYTHONPATH=src:$(SLURM_LIB) $(PY) -m glossary.build --profile $(CURDIR)/profiles/slurm $(DICTIONARY_ARGS) $(if $(ARGS),-- $(ARGS))
 
 # A live preview for editors on 127.0.0.1 (docs/preview.md); it never writes site/.
 PORT ?= 8000
@@ -73,7 +78,7 @@ $(SLURM_LIB)/.installed: requirements-slurm.lock $(VENV)/.installed
 # are installed, otherwise the exact command is printed.
 system-packages:
 	@missing=""; \
-	command -v pdflatex >/dev/null && kpsewhich pgfplots.sty standalone.cls >/dev/null 2>&1 || missing=tex; \
+	command -v pdflatex >/dev/null && kpsewhich pgfplots.sty standalone.cls phvr8t.tfm >/dev/null 2>&1 || missing=tex; \
 	command -v pdftocairo >/dev/null && command -v pdftoppm >/dev/null || missing="$$missing poppler"; \
 	$(call apt_install,$(DEBIAN_PACKAGES))
 

@@ -6,10 +6,10 @@ from snakemake.utils import min_version, validate
 min_version("9.0")
 
 
-configfile: "config.yaml"
+configfile: workflow.source_path("config.yaml")
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+validate(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
 
 
 include: "workflow/rules/common.smk"

@@ -27,4 +27,5 @@ for i, entry in enumerate(entries):
     Path(out["latex"][i]).write_text(done["latex"], encoding="utf-8")
     Path(out["markdown"][i]).write_text(
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
-    jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"], "refs": done["refs"]})
+    jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"],
+                                  "summary_html": done["summary_html"], "refs": done["refs"]})

@@ -306,10 +306,18 @@ class Progress:
             print(f"  [{self.done:>{width}}/{self.total or '?'}] {event['rule_msg']}{left}", flush=True)
 
 
-def snakemake_command(cores, profile, extra):
+REPO = Path(__file__).resolve().parents[2]
+
+
+def snakemake_command(cores, profile, extra, source=None):
     snakemake = Path(sys.executable).with_name("snakemake")
     command = [str(snakemake), "--logger", "glossary", "--rerun-incomplete"]
     command += ["--profile", profile] if profile else ["--cores", str(cores)]
+    if Path.cwd().resolve() != REPO:
+        # building in another folder (OUT=): the workflow and its profile stay in the repository
+        command += ["--snakefile", str(REPO / "Snakefile"), "--workflow-profile", str(REPO / "profiles/default")]
+    if source:
+        command += ["--config", f"source={source}"]
     # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
     if os.environ.get("SNAKEMAKE_OUTPUT_CACHE"):
         command.append("--cache")
@@ -358,14 +366,14 @@ def _run_once(command, env, lock_fd, on_event):
     return Outcome(status, events, "".join(stderr))
 
 
-def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False):
+def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None):
     """Run Snakemake on the staged site (results/site) without publishing; returns an Outcome.
     on_event(dict) gets every event of the glossary logger plugin. Takes the build lock unless the
     caller holds it (lock_fd); wait=True waits for a running build instead of refusing."""
     if lock_fd is None:
         with build_lock(wait=wait) as fd:
-            return run_snakemake(cores, extra, on_event, profile, fd)
-    command, env = snakemake_command(cores, profile, extra), snakemake_env()
+            return run_snakemake(cores, extra, on_event, profile, fd, source=source)
+    command, env = snakemake_command(cores, profile, extra, source), snakemake_env()
     outcome = _run_once(command, env, lock_fd, on_event)
     if outcome.locked and lift_stale_lock(command[0], env):
         print("note: lifted the lock an interrupted build left", flush=True)
@@ -380,18 +388,32 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
     parser.add_argument("--profile", default=None, help="a Snakemake profile (make slurm: profiles/slurm)")
+    parser.add_argument("--source", default=os.environ.get("SOURCE") or None,
+                        help="a dictionary's glossaries-extra main .tex file, or a YAML file naming one")
+    parser.add_argument("--out", default=os.environ.get("OUT") or None,
+                        help="the folder to build in (the site goes to OUT/site); default: this repository")
     parser.add_argument("snakemake_args", nargs="*")
     args = parser.parse_args(argv)
-    if not args.snakemake_args and stamp.is_fresh():
-        print(f"site up to date: open {SITE}/index.html")     # nothing the build reads has changed
+    source = str(Path(args.source).resolve()) if args.source else None
+    if source and not Path(source).is_file():
+        print(f"error: SOURCE={args.source}: no such file; name the dictionary's main .tex file or its "
+              "YAML file", file=sys.stderr)
+        return 1
+    if args.out:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        os.chdir(args.out)
+    roots = stamp.source_roots(REPO, source)
+    if not args.snakemake_args and stamp.is_fresh(".", roots):
+        print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
     try:
         with build_lock() as fd:
-            hashed = stamp.source_hashes()   # before the build starts: an edit made meanwhile is not "built"
-            outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), args.profile, fd)
+            hashed = stamp.source_hashes(roots)   # before the build starts: an edit made meanwhile is not "built"
+            outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), args.profile, fd,
+                                    source=source)
             if not outcome.ok:
                 print("\n".join(outcome.summary), file=sys.stderr)
-                print(f"{SITE}/ was left as it was.", file=sys.stderr)
+                print(f"{shown_site()}/ was left as it was.", file=sys.stderr)
                 return 1
             changed = publish.publish(STAGED, SITE)
             if not args.snakemake_args:
@@ -399,8 +421,16 @@ def main(argv=None):
     except BuildBusy as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    print(f"site {'published' if changed else 'unchanged'}: open {SITE}/index.html")
+    print(f"site {'published' if changed else 'unchanged'}: open {shown_site()}/index.html")
     return 0
+
+
+def shown_site():
+    """site/ as the user's shell names it: relative to the repository when the build ran elsewhere."""
+    here = Path.cwd().resolve()
+    if here == REPO:
+        return str(SITE)
+    return os.path.relpath(here / SITE, REPO) if (here / SITE).is_relative_to(REPO) else str(here / SITE)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from glossary.layout import title_order
 
 def build(metas, names, sections, see_also):
     rows = [{"slug": m["slug"], "title": names["titles"][m["slug"]], "summary": m["summary"],
+             "summary_html": m["summary_html"],
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]
     rows.sort(key=lambda r: title_order(r["slug"], r["title"]))

@@ -9,7 +9,7 @@ glossary.entries).  With `source` (a glossaries-extra main .tex file, or a small
 they are the terms glossary.texdict reads.  Either way every later stage sees the same model.
 
 The build's jobs work on batches of entries (a job per entry per stage costs more than its work at
-hundreds of entries); `snapshot()` writes each entry's model to results/entries/<slug>.json only when
+hundreds of entries); `snapshot()` writes each entry's model to results/_entries/<slug>.json only when
 it changed, so that a batch job's inputs change exactly when one of its entries does.
 """
 import hashlib
@@ -19,7 +19,7 @@ from pathlib import Path
 from glossary import entries as glossary_entries
 from glossary import jsonio
 
-SNAPSHOTS = "results/entries"
+SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
 
 
@@ -32,7 +32,7 @@ def load(config, repo):
         read = texdict.load(source)
         extra = read.get("config", {})
         loaded = {
-            "entries": read["entries"],
+            "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
             "sections": read["sections"],
             "title": extra.get("title") or config["site_title"],
             "site_url": extra.get("url", ""),
@@ -68,6 +68,17 @@ def load(config, repo):
     return loaded
 
 
+def as_model(term, root):
+    """A term as glossary.texdict reads it, in the one entry model (its file's path made whole, so
+    that jobs in any folder find it)."""
+    fields = {k: v for k, v in term.items() if k not in (
+        "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "refs")}
+    return glossary_entries.model(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]), line=term["line"],
+                                  body=term["body"], body_format=term["format"], body_line=term["body_line"],
+                                  forms=term["forms"], section=term["section"], pictures=term.get("pictures", []),
+                                  refs=term.get("refs", []))
+
+
 def batches(entries, size):
     """{batch name: [slugs]}: the entries in order of their slugs, `size` a batch at most, the
     batches as even as that allows (names b00, b01, ...)."""
@@ -82,7 +93,7 @@ def snapshot_path(slug):
 
 
 def snapshot(entry, folder="."):
-    """results/entries/<slug>.json: the entry's model as the jobs read it; rewritten only when its
+    """results/_entries/<slug>.json: the entry's model as the jobs read it; rewritten only when its
     content changed, so that Snakemake reruns the jobs of this entry's batch and no others."""
     return write_if_changed(Path(folder) / snapshot_path(entry["slug"]), jsonio.dumps(entry))
 
@@ -107,6 +118,7 @@ def content_key(*parts):
 
 
 NAMES = "results/names.json"
+PICTURE_PREAMBLE = "results/pictures/preamble.tex"
 
 
 def names(loaded):
@@ -123,7 +135,10 @@ def names(loaded):
 
 
 def write_names(loaded, folder="."):
-    """results/names.json (names()), rewritten only when it changes."""
+    """results/names.json (names()) and the pictures' preamble, each rewritten only when it changes."""
+    from glossary import pictures
+    macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
+    write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
     return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
 
 

@@ -80,7 +80,7 @@ def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
     from glossary import entries, jsonio, layout
     catalog = jsonio.read(smk.input["catalog"])
-    summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
+    rows = {row["slug"]: row for row in catalog["entries"]}
     jobs = []
     for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
@@ -89,7 +89,7 @@ def batch_jobs(smk):
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
                         if k not in inp})
-        meta = dict(entries.front_matter(entry), summary=summaries[slug])
+        meta = dict(entries.front_matter(entry), summary=rows[slug]["summary"], summary_html=rows[slug]["summary_html"])
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
                                 "referenced_by": catalog["referenced_by"][slug]},

@@ -157,7 +157,7 @@ def stringify(inlines):
         elif x["t"] in ("Space", "SoftBreak", "LineBreak"):
             parts.append(" ")
         elif x["t"] in ("Emph", "Strong", "Span", "Strikeout", "Underline", "SmallCaps", "Link"):
-            parts.append(stringify(x["c"][-1] if x["t"] in ("Span", "Link") else x["c"]))
+            parts.append(stringify(x["c"][1] if x["t"] in ("Span", "Link") else x["c"]))
         elif x["t"] in ("Code", "Math"):
             parts.append(x["c"][-1])
     return "".join(parts)
@@ -230,7 +230,8 @@ class Pass:
             if name in FORBIDDEN:
                 self.error(rf"\\{name}(?![A-Za-z])", f"\\{name} in a formula: not allowed there "
                            "(formulas are typeset by LaTeX as written); remove it")
-        if re.search(r"(?<!\\)%", tex):
+        # A comment that a line break ends is LaTeX's own; one that runs to the formula's end eats it.
+        if re.search(r"(?<!\\)%[^\n]*\Z", tex):
             self.error(r"\$[^$]*(?<!\\)%", "an unescaped % in a formula starts a LaTeX comment; write \\% instead")
 
     def blocks(self, items):
@@ -337,17 +338,23 @@ def write(ast, fmt, body, path, macros):
         out = run_pandoc(args, text, log=log)
         failures = math_failures(log)
     for formula, message in failures:
-        m = re.search(r"unexpected control sequence \\([A-Za-z]+)", message)
-        if m:
-            name = "\\" + m.group(1)
-            where = line_of(body, re.escape(name) + "(?![A-Za-z])", path)
-            known = ", ".join("\\" + k for k in macro_names(macros))
-            raise EntryError(f"{path}: {where}: {name} in a formula is not a macro pandoc knows or "
-                             f"templates/notation.sty defines; define it there or use one of: {known}")
-        short = " ".join(message.split())
-        raise EntryError(f"{path}: {line_of(body, re.escape(formula[:20]), path)}: the formula "
-                         f"${formula}$ does not convert ({short}); fix it")
+        raise_math_failure(formula, message, body, path, macros)
     return out
+
+
+def raise_math_failure(formula, message, body, path, macros):
+    """The EntryError of a formula pandoc's texmath could not convert: the file, the line, and the
+    macro it did not know (with the known ones) or its own message."""
+    m = re.search(r"unexpected control sequence \\([A-Za-z]+)", message)
+    if m:
+        name = "\\" + m.group(1)
+        where = line_of(body, re.escape(name) + "(?![A-Za-z])", path)
+        known = ", ".join("\\" + k for k in macro_names(macros))
+        raise EntryError(f"{path}: {where}: {name} in a formula is not a macro pandoc knows or "
+                         f"templates/notation.sty defines; define it there or use one of: {known}")
+    short = " ".join(message.split())
+    raise EntryError(f"{path}: {line_of(body, re.escape(formula[:20]), path)}: the formula "
+                     f"${formula}$ does not convert ({short}); fix it")
 
 
 def render(body, facts, path, *, macros="", titles=None, formats=("html", "latex")):

@@ -11,6 +11,7 @@ glossary.texprose, all of a batch in one pandoc process.  Everything after works
 """
 import json
 import re
+from pathlib import PurePath
 
 from glossary import prose
 from glossary.entries import EntryError
@@ -62,8 +63,12 @@ class EntryPass(prose.Pass):
             return [self.label_ref(dict(c[0][2]))]
         if t == "Image" and c[2][0].startswith(("picture:", "graphic:")):
             kind, n = c[2][0].split(":", 1)
-            folder = "pictures" if kind == "picture" else "graphics"
-            return [prose.node("Image", [c[0], self.inlines(c[1]), [f"{folder}:{self.entry['slug']}/{n}", c[2][1]]])]
+            if kind == "picture":
+                url = f"pictures:{self.entry['slug']}/{n}"
+            else:
+                suffix = PurePath(self.entry["graphics"][int(n) - 1]["path"]).suffix.lower()
+                url = f"graphics:{self.entry['slug']}/{n}{suffix}"
+            return [prose.node("Image", [c[0], self.inlines(c[1]), [url, c[2][1]]])]
         return super().inline(x)
 
     def block(self, b):
@@ -86,9 +91,9 @@ class EntryPass(prose.Pass):
         if target is None:
             self.error(re.escape(label), f"\\ref{{{label}}}: no figure, equation or table has this label; "
                        "fix the label or add it")
+        # as LaTeX prints them: \ref the number alone (the prose says "Fig."), \eqref in parentheses
         number = str(target["number"])
-        shown = {"figure": f"Figure\u00a0{number}", "table": f"Table\u00a0{number}"}.get(
-            target["kind"], f"({number})" if attrs.get("reference-type") == "eqref" else number)
+        shown = f"({number})" if attrs.get("reference-type") == "eqref" else number
         page = "" if target["slug"] == self.entry["slug"] else f"xref-page:{target['slug']}"
         return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"{page}#{label}", ""]])
 
@@ -117,41 +122,75 @@ def address(url, fmt):
         return f"{slug}/{kind}/{name}"
     if kind == "xref-page":
         slug, _, anchor = rest.partition("#")
-        return {"html": f"{slug}.html", "markdown": f"{slug}.md", "latex": f"{slug}.html"}[fmt] + f"#{anchor}"
+        # in print every label is the book's own (an entry's PDF shows the reference unlinked)
+        return {"html": f"{slug}.html", "markdown": f"{slug}.md", "latex": ""}[fmt] + f"#{anchor}"
     return url
 
 
-def write_batch(asts, fmt, bodies):
+def write_batch(asts, fmt, bodies, macros=""):
     """Every entry's blocks written in `fmt` by one pandoc process: {slug: text}."""
+    if fmt == "html":
+        pages, failures = html_pieces(asts)
+        if failures:
+            raise_formula(failures[0], asts, bodies, macros)
+        return pages
+    text = json.dumps(document(asts, fmt))
+    return split(prose.run_pandoc(["-f", "json", *prose.WRITERS[fmt]], text), fmt, list(asts))
+
+
+def document(asts, fmt):
+    """One pandoc document of every entry's blocks in `fmt`'s form, each after its marker."""
     blocks = []
     for slug, ast in asts.items():
         blocks.append(prose.node("RawBlock", [MARK_FORMAT[fmt], MARK[fmt].format(slug=slug)]))
-        blocks.extend(resolve(prose.for_format(ast, fmt), fmt))
-    doc = {"pandoc-api-version": API_VERSION[0], "meta": {}, "blocks": blocks}
-    text = json.dumps(doc)
-    if fmt == "html":
-        out = write_html(text, asts, bodies)
-    else:
-        out = prose.run_pandoc(["-f", "json", *prose.WRITERS[fmt]], text)
-    return split(out, fmt, list(asts))
+        blocks.extend(unwrap_spans(resolve(prose.for_format(ast, fmt), fmt), fmt))
+    return {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
 
 
-def write_html(text, asts, bodies):
+def html_pieces(asts):
+    """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
+    MathML, references inside formulas linked) and the formulas texmath could not convert."""
     import tempfile
     from pathlib import Path
+
+    from glossary import texprose
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")
-        out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], text, log=log)
+        out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
         failures = prose.math_failures(log)
-    for formula, message in failures:
-        for slug, ast in asts.items():
-            if formula in json.dumps(ast):
-                entry = bodies[slug]
-                where = prose.line_of(entry["body"], re.escape(formula[:20]), entry["path"])
-                raise EntryError(f"{entry['path']}: {where}: term {entry['key']!r}: the formula ${formula}$ "
-                                 f"does not convert to MathML ({' '.join(message.split())}); fix it")
-        raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({message})")
-    return out
+    return {slug: texprose.link_math(piece) for slug, piece in split(out, "html", list(asts)).items()}, failures
+
+
+def raise_formula(failure, asts, bodies, macros=""):
+    """The EntryError of a formula that does not convert, told by its entry's reader."""
+    formula, message = failure
+    for slug, ast in asts.items():
+        if formula in json.dumps(ast):
+            entry = bodies[slug]
+            if entry["body_format"] == "latex":
+                from glossary import texprose
+                texprose.raise_formula(failure, {slug: ast}, [entry])
+            prose.raise_math_failure(formula, message, entry["body"], entry["path"], macros)
+    raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({' '.join(message.split())}); fix it")
+
+
+def unwrap_spans(value, fmt):
+    """The HTML keeps the spans a reader made around formulas (their ids and links); the other
+    formats show only what they hold."""
+    if fmt == "html":
+        from glossary import texprose
+        return texprose.equation_ids(value)
+    if isinstance(value, list):
+        out = []
+        for v in value:
+            if isinstance(v, dict) and v.get("t") == "Span" and {"equation", "math-xref"} & set(v["c"][0][1]):
+                out.extend(unwrap_spans(v["c"][1], fmt))
+            else:
+                out.append(unwrap_spans(v, fmt))
+        return out
+    if isinstance(value, dict):
+        return {k: unwrap_spans(v, fmt) for k, v in value.items()}
+    return value
 
 
 def split(out, fmt, slugs):
@@ -165,31 +204,60 @@ def split(out, fmt, slugs):
     return pieces
 
 
-API_VERSION = [None]
+API_VERSION = []
 
 
-def summary_of(blocks):
-    """The first sentence of the first paragraph, as plain text: an entry's summary when its
-    source gives none."""
-    for b in blocks:
-        if b["t"] in ("Para", "Plain"):
-            text = " ".join(prose.stringify(b["c"]).split())
-            return SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
-    return ""
+def api_version():
+    """The JSON AST version of the pinned pandoc."""
+    if not API_VERSION:
+        API_VERSION.append(json.loads(prose.run_pandoc(["-f", "markdown", "-t", "json"], ""))["pandoc-api-version"])
+    return API_VERSION[0]
+
+
+ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.")
+
+
+def first_sentence(blocks):
+    """The inlines of the first sentence of the first paragraph: an entry's summary when its source
+    gives none (a sentence ends at '.', '!' or '?' before a space, abbreviations aside)."""
+    para = next((b["c"] for b in blocks if b["t"] in ("Para", "Plain")), [])
+    for i, x in enumerate(para):
+        if (x["t"] == "Str" and x["c"].endswith((".", "!", "?")) and not x["c"].endswith(ABBREVIATIONS)
+                and (i + 1 == len(para) or para[i + 1]["t"] in ("Space", "SoftBreak"))):
+            return para[:i + 1]
+    return para
+
+
+def without_citations(inlines):
+    """A summary without its citations (a preview or an index line has no references to point to)
+    and without links (it stands beside links of its own)."""
+    out = []
+    for x in inlines:
+        if x["t"] == "Cite" or (x["t"] == "Link" and "citation" in x["c"][0][1]):
+            continue
+        out += without_citations(x["c"][1]) if x["t"] == "Link" else [x]
+    return [x for i, x in enumerate(out) if not (x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
+                                                 and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
 
 
 def render_batch(entries, facts, context):
     """The prose of each entry of a batch (see the module's docstring)."""
     asts = parse_all(entries, facts, context)
-    if API_VERSION[0] is None:
-        API_VERSION[0] = json.loads(prose.run_pandoc(["-f", "markdown", "-t", "json"], ""))["pandoc-api-version"]
     done, by_slug = {}, {e["slug"]: e for e in entries}
-    results = {}
+    results, summaries = {}, {}
     for e in entries:
         walker = EntryPass(e, context["titles"], context["labels"])
         done[e["slug"]] = walker.blocks(asts[e["slug"]])
-        results[e["slug"]] = {"refs": walker.refs, "summary": e.get("summary") or summary_of(done[e["slug"]])}
+        given = e.get("summary")
+        first = without_citations(first_sentence(done[e["slug"]]))
+        summaries[e["slug"]] = [prose.node("Plain", first)]
+        results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split())}
     for fmt in ("html", "latex", "markdown"):
-        for slug, text in write_batch(done, fmt, by_slug).items():
+        for slug, text in write_batch(done, fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
+    derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
+    for slug in summaries:
+        results[slug]["summary_html"] = None
+    for slug, text in (write_batch(derived, "html", by_slug) if derived else {}).items():
+        results[slug]["summary_html"] = text.strip()
     return results

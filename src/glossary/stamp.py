@@ -23,13 +23,14 @@ STAMP = "results/.site-stamp.json"
 
 
 def files(root, names):
-    """The files under root/name for each name, relative, sorted; caches of Python left out."""
+    """The files under root/name for each name, relative, sorted; caches of Python and git's
+    records left out."""
     root = Path(root)
     found = []
     for name in names:
         path = root / name
         candidates = [path] if path.is_file() else path.rglob("*")
-        found += [p for p in candidates if p.is_file() and "__pycache__" not in p.parts]
+        found += [p for p in candidates if p.is_file() and not {"__pycache__", ".git"} & set(p.parts)]
     return sorted(p.relative_to(root).as_posix() for p in found)
 
 
@@ -51,8 +52,33 @@ def interpreter():
     return f"{sys.executable}\0{sys.version}"
 
 
-def source_hashes(root="."):
-    return hashes(root, SOURCES)
+def source_roots(repo=".", source=None):
+    """[(folder, names under it)] of what a build reads: this repository's sources, and for a
+    dictionary kept elsewhere (SOURCE=) its file and everything in its main file's folder."""
+    roots = [(str(repo), SOURCES)]
+    if source:
+        source = Path(source).resolve()
+        roots.append((str(source.parent), [source.name]))
+        main = source
+        if source.suffix in (".yaml", ".yml"):
+            import yaml
+            named = (yaml.safe_load(source.read_text(encoding="utf-8")) or {}).get("main")
+            main = (source.parent / named).resolve() if isinstance(named, str) else source
+        roots.append((str(main.parent), ["."]))
+    return roots
+
+
+def source_hashes(roots="."):
+    """{path: sha256} of every source; `roots` is a folder (this repository's SOURCES under it) or
+    source_roots()' list."""
+    if isinstance(roots, (str, Path)):
+        return hashes(roots, SOURCES)
+    if len(roots) == 1:
+        return hashes(roots[0][0], roots[0][1])
+    found = {}
+    for folder, names in roots:
+        found.update({f"{folder}/{rel}": h for rel, h in hashes(folder, names).items()})
+    return found
 
 
 def sources_digest(root=".", hashed=None):
@@ -71,12 +97,13 @@ def recorded(root="."):
         return None
 
 
-def is_fresh(root="."):
-    """True when the last recorded build saw these very sources and left this very site/."""
+def is_fresh(root=".", roots=None):
+    """True when the last recorded build in `root` saw these very sources (those under `roots`,
+    source_roots(); by default this repository's under `root`) and left this very site/."""
     last = recorded(root)
     if not isinstance(last, dict) or not (Path(root) / SITE).is_dir():
         return False
-    return (last.get("sources"), last.get("site")) == (sources_digest(root), site_digest(root))
+    return (last.get("sources"), last.get("site")) == (sources_digest(roots or root), site_digest(root))
 
 
 def record(root=".", hashed=None):

@@ -511,18 +511,10 @@ def link_first(mathml, text, href):
 
 def html_with_failures(parsed, order):
     """The HTML of the terms `order` (slugs) from one pandoc process, split per term, and the
-    formulas texmath could not convert: ({slug: html}, [(formula, message)])."""
-    blocks = []
-    for i, slug in enumerate(order):
-        blocks.append(node("RawBlock", ["html", f"<!--glossarysplit {i}-->"]))
-        blocks += equation_ids(for_format(parsed[slug], "html"))
-    doc = {"pandoc-api-version": API_VERSION, "meta": {}, "blocks": blocks}
-    with tempfile.TemporaryDirectory() as tmp:
-        log = str(Path(tmp) / "log.json")
-        html = run_pandoc(HTML, json.dumps(doc), log=log)
-        failures = math_failures(log)
-    pieces = re.split(r"<!--glossarysplit \d+-->\n?", html)[1:]
-    return {slug: link_math(piece) for slug, piece in zip(order, pieces)}, failures
+    formulas texmath could not convert: ({slug: html}, [(formula, message)]) (glossary.render's
+    writer, which every reader's entries share)."""
+    from glossary import render
+    return render.html_pieces({slug: parsed[slug] for slug in order})
 
 
 def equation_ids(value):

@@ -62,10 +62,20 @@ wildcard_constraints:
     name="[A-Za-z0-9_-]+",
 
 
+def repo(path):
+    """One of this repository's own files (a template, the lock file) as the rules name it: relative
+    when the build runs in the repository, absolute when it builds in another folder (OUT=)."""
+    if Path.cwd().resolve() == Path(workflow.basedir).resolve():
+        return path
+    return str(Path(workflow.basedir) / path)
+
+
 def lib(script):
     """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an
     edit of any of them reruns the rule's jobs)."""
-    return imports.closure(f"scripts/{script}.py")
+    base = Path(workflow.basedir)
+    found = imports.closure(str(base / f"scripts/{script}.py"), str(base / "src"))
+    return [repo(str(Path(p).relative_to(base))) for p in found]
 
 
 def entry(wildcards):
@@ -96,7 +106,7 @@ def figure_template(wildcards):
     spec = figure(wildcards)
     if spec["kind"] == "custom":
         return f"{config['entries_dir']}/{wildcards.entry}/{spec['source']}"
-    return f"templates/figures/{spec['kind']}.tex.j2"
+    return repo(f"templates/figures/{spec['kind']}.tex.j2")
 
 
 def entry_data(wildcards):

@@ -24,7 +24,7 @@ rule preview:
 rule figure_tex:
     input:
         template=figure_template,
-        preamble="templates/figures/preamble.tex.j2",
+        preamble=repo("templates/figures/preamble.tex.j2"),
         data="results/site/terms/{entry}/data",
         facts="results/{entry}/facts/export.json",
         lib=lib("figure_tex"),
@@ -47,7 +47,7 @@ rule figure_tex:
 # is loaded once per build and dumped as a format that every pdflatex job starts from.
 rule latex_format:
     input:
-        preamble="templates/figures/preamble.tex.j2",
+        preamble=repo("templates/figures/preamble.tex.j2"),
         lib=lib("latex_format"),
     output:
         tex="results/latex/preamble.tex",

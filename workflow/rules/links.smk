@@ -7,9 +7,9 @@ rule links:
         site=site_files(),
         entries=[e["path"] for e in ENTRIES.values()],
         templates=[
-            "templates/base.html.j2",
-            "templates/entry.html.j2",
-            "templates/index.html.j2",
+            repo("templates/base.html.j2"),
+            repo("templates/entry.html.j2"),
+            repo("templates/index.html.j2"),
         ],
         lib=lib("links"),
     output:

@@ -4,7 +4,7 @@
 
 rule notation:
     input:
-        sty="templates/notation.sty",
+        sty=repo("templates/notation.sty"),
     output:
         sty="results/site/notation.sty",
     log:
@@ -35,8 +35,8 @@ rule llms_txt:
 rule index:
     input:
         catalog="results/catalog.json",
-        template="templates/index.html.j2",
-        base="templates/base.html.j2",
+        template=repo("templates/index.html.j2"),
+        base=repo("templates/base.html.j2"),
         lib=lib("index"),
     output:
         html="results/site/index.html",
@@ -52,7 +52,7 @@ rule index:
 
 rule stylesheet:
     input:
-        css="templates/style.css",
+        css=repo("templates/style.css"),
         lib=lib("stylesheet"),
     output:
         css="results/site/style.css",
@@ -116,8 +116,8 @@ rule sitemap:
 
 rule build_info:
     input:
-        lock="requirements.lock",
-        config="config.yaml",
+        lock=repo("requirements.lock"),
+        config=repo("config.yaml"),
         lib=lib("build_info"),
     output:
         info="results/site/build-info.json",

@@ -8,8 +8,8 @@
 rule book_tex:
     input:
         sections=book_sections,
-        template="templates/print/book.tex.j2",
-        preamble="templates/print/preamble.tex.j2",
+        template=repo("templates/print/book.tex.j2"),
+        preamble=repo("templates/print/preamble.tex.j2"),
         lib=lib("book"),
     output:
         tex="results/print/dictionary.tex",
@@ -28,7 +28,7 @@ rule book_tex:
 rule book:
     input:
         tex="results/print/dictionary.tex",
-        notation="templates/notation.sty",
+        notation=repo("templates/notation.sty"),
         figures=book_figures,
         lib=lib("entry_pdf"),
     output:

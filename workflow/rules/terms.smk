@@ -1,6 +1,6 @@
 # Stage 4: every entry's prose, page and print section, by batches of entries (a job per entry per
 # stage costs more than its work at hundreds of entries).  A batch's inputs are its entries'
-# snapshots (results/entries/<slug>.json, rewritten only when an entry changes) and the names they
+# snapshots (results/_entries/<slug>.json, rewritten only when an entry changes) and the names they
 # may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each
 # entry's result is keyed on its content (glossary.dictionary.content_key), so only what changed is
 # redone.  Outputs are the same per-entry files as ever: the preview and the publish step see
@@ -21,7 +21,47 @@ def batch_page_inputs(slugs):
     return files
 
 
+def picture_files(slugs, exts=("pdf", "svg")):
+    """What the pictures and graphics of these entries' prose publish beside their pages."""
+    files = []
+    for s in slugs:
+        e = ENTRIES[s]
+        files += [f"results/site/terms/{s}/pictures/{p['n']}.{x}" for p in e["pictures"] for x in exts]
+        files += [
+            f"results/site/terms/{s}/graphics/{g['n']}{Path(g['path']).suffix.lower()}" for g in e.get("graphics", [])
+        ]
+    return files
+
+
+def graphics_sources(slugs):
+    return [str(Path(DICTIONARY["root"]) / g["path"]) for s in slugs for g in ENTRIES[s].get("graphics", [])]
+
+
 for batch, slugs in BATCHES.items():
+    if picture_files(slugs):
+
+        rule:
+            name:
+                f"pictures_{batch}"
+            input:
+                entries=[dictionary.snapshot_path(s) for s in slugs],
+                names=dictionary.NAMES,
+                preamble=dictionary.PICTURE_PREAMBLE,
+                graphics=graphics_sources(slugs),
+                lib=lib("pictures"),
+            output:
+                files=picture_files(slugs),
+            log:
+                f"logs/pictures/{batch}.log",
+            threads: workflow.cores
+            params:
+                root=DICTIONARY["root"],
+                cache="results/cache/pictures",
+                site_terms="results/site/terms",
+            message:
+                f"{batch}: pictures of {len(slugs)} entries"
+            script:
+                "../../scripts/pictures.py"
 
     rule:
         name:
@@ -30,7 +70,7 @@ for batch, slugs in BATCHES.items():
             entries=[dictionary.snapshot_path(s) for s in slugs],
             names=dictionary.NAMES,
             facts=batch_facts(slugs),
-            notation="templates/notation.sty",
+            notation=repo("templates/notation.sty"),
             macros=DICTIONARY["macro_files"],
             lib=lib("prose"),
         output:
@@ -54,8 +94,9 @@ for batch, slugs in BATCHES.items():
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog="results/catalog.json",
             demo=batch_page_inputs(slugs),
-            template="templates/entry.html.j2",
-            base="templates/base.html.j2",
+            pictures=picture_files(slugs, exts=("svg",)),
+            template=repo("templates/entry.html.j2"),
+            base=repo("templates/base.html.j2"),
             lib=lib("page"),
         output:
             html=[f"results/site/terms/{s}.html" for s in slugs],
@@ -79,11 +120,12 @@ for batch, slugs in BATCHES.items():
             catalog="results/catalog.json",
             checks=[c for s in demo_slugs(slugs) for c in layout.page_inputs(s, ENTRIES)["checks"]],
             figures=[pdf for s in slugs for pdf in entry_figure_pdfs(s)],
-            notation="templates/notation.sty",
+            pictures=picture_files(slugs, exts=("pdf",)),
+            notation=repo("templates/notation.sty"),
             macros=DICTIONARY["macro_files"],
-            template="templates/print/section.tex.j2",
-            document="templates/print/entry.tex.j2",
-            preamble="templates/print/preamble.tex.j2",
+            template=repo("templates/print/section.tex.j2"),
+            document=repo("templates/print/entry.tex.j2"),
+            preamble=repo("templates/print/preamble.tex.j2"),
             lib=lib("print_batch"),
         output:
             section=[f"results/{s}/print/section.tex" for s in slugs],
