@@ -19,6 +19,7 @@ context = {
     "targets": names["targets"],
     "titles": names["titles"],
     "labels": names["labels"],
+    "references": jsonio.read(inp["references"][0]) if inp["references"] else {},
 }
 results = render.render_batch(entries, facts, context)
 for i, entry in enumerate(entries):

@@ -14,6 +14,7 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 """
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from glossary import entries as glossary_entries
@@ -64,8 +65,52 @@ def load(config, repo):
             "labels": {},
             "demos": {},
         }
+    loaded["cited"] = check_citations(loaded)
     loaded["batches"] = batches(loaded["entries"], config.get("batch_size", 48))
     return loaded
+
+
+# \cite, \citep, \citet, \citeauthor ... with optional [pinpoint]s, and Markdown's [@key; @other].
+LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
+                        r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
+MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
+
+
+def citations_of(entry):
+    """[{"key", "path", "line", "term"}] of every citation in an entry's prose, in order."""
+    found = []
+    body = entry["body"]
+    if entry["body_format"] == "latex":
+        for m in LATEX_CITE.finditer(body):
+            line = entry["body_line"] + body.count("\n", 0, m.start())
+            found += [{"key": k.strip(), "path": entry["path"], "line": line, "term": entry["key"]}
+                      for k in m.group(1).split(",") if k.strip()]
+    else:
+        from glossary import xref
+        text = xref.without_code(body)
+        for bracket in re.finditer(r"\[[^\[\]]*@[^\[\]]*\]", text):
+            line = body.count("\n", 0, bracket.start()) + 1
+            found += [{"key": m.group(1), "path": entry["path"], "line": line, "term": entry["key"]}
+                      for m in MARKDOWN_CITE.finditer(bracket.group(0))]
+    return found
+
+
+def check_citations(loaded):
+    """The keys the entries cite, sorted; every one is a record of the bibliography (EntryError
+    otherwise, naming the file, line, term, key and the closest keys)."""
+    cites = [c for e in loaded["entries"].values() for c in citations_of(e)]
+    if not cites:
+        return []
+    from glossary import citations
+    bib = loaded.get("bibliography")
+    if not bib or not Path(bib).is_file():
+        first = cites[0]
+        raise glossary_entries.EntryError(
+            f"{first['path']}:{first['line']}: term {first['term']!r} cites {first['key']!r}, but the dictionary "
+            f"names no bibliography{f' ({bib} is missing)' if bib else ''}; add \\bibliography{{...}} to the main "
+            "file (or bibliography: to config.yaml) or remove the citation")
+    citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
+    return sorted({c["key"] for c in cites})
 
 
 def as_model(term, root):

@@ -43,7 +43,8 @@ def render(job, prose_html=None):
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
         prose=prose_html, referenced_by=params.get("referenced_by", []),
         others=others, previous=previous, following=following, has_demo="script" in inp,
-        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None),
+        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
+                            "demo" in meta),
     )
     if "script" in inp:
         context.update(demo_context(inp, slug, config))

@@ -84,12 +84,12 @@ def bib(text):
     return "".join(BIB_SPECIAL.get(c, c) for c in str(text))
 
 
-def bibtex(slug, title, site_title, url=None):
+def bibtex(slug, title, site_title, url=None, demo=True):
     """A BibTeX @misc record for an entry: its key is the slug, nothing from the clock."""
     fields = [("author", "{" + bib(site_title) + "}"),
               ("title", "{" + bib(title) + "}"),
               ("howpublished", r"\url{" + url + "}" if url else bib(site_title)),
-              ("note", "Glossary entry with a reproducible numpy demo")]
+              ("note", "Glossary entry with a reproducible numpy demo" if demo else "Glossary entry")]
     width = max(len(k) for k, _ in fields)
     body = "".join(f"  {k.ljust(width)} = {{{v}}},\n" for k, v in fields)
     return f"@misc{{glossary:{slug},\n{body}}}\n"
@@ -114,7 +114,7 @@ def term_record(slug, meta, base="", site_title="", site_url=""):
               "see_also": sorted(meta.get("see_also", [])), "url": f"{terms}.html",
               "figures": figures, "pdf": f"{terms}.pdf", "markdown": f"{terms}.md",
               "bibtex": bibtex(slug, meta["title"], site_title,
-                               f"{site_url}terms/{slug}.html" if site_url else None)}
+                               f"{site_url}terms/{slug}.html" if site_url else None, "demo" in meta)}
     if "demo" in meta:
         record.update(demo=f"{terms}.py", notebook=f"{terms}.ipynb", preview=f"{terms}/{meta['preview']}")
     if meta.get("csv"):

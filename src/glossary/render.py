@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import PurePath
 
-from glossary import prose
+from glossary import citations, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -39,7 +39,8 @@ def parse_all(entries, facts, context):
             blocks[e["slug"]] = parse_markdown(e, facts.get(e["slug"], {}), context["markdown_macros"])
     if latex:
         from glossary import texprose
-        blocks.update(texprose.parse(latex, context["latex_macros"], context["targets"]))
+        macros = texprose.normalise_macros(context["latex_macros"])
+        blocks.update(texprose.parse(latex, macros, context["targets"]))
     return blocks
 
 
@@ -76,7 +77,10 @@ class EntryPass(prose.Pass):
             self.figures += 1
             attr, caption, body = b["c"]
             short, long = caption
-            label = [prose.node("Strong", [prose.node("Str", f"Figure\u00a0{self.figures}.")]), prose.node("Space")]
+            # The page numbers its figures in the caption; LaTeX numbers them itself (resolve() drops it).
+            label = [prose.node("Span", [["", ["figure-label"], []],
+                                         [prose.node("Strong", [prose.node("Str", f"Figure\u00a0{self.figures}.")]),
+                                          prose.node("Space")]])]
             first = long[0] if long else None
             if first and first["t"] in ("Plain", "Para"):
                 long = [prose.node(first["t"], label + self.inlines(first["c"]))] + self.blocks(long[1:])
@@ -98,12 +102,30 @@ class EntryPass(prose.Pass):
         return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"{page}#{label}", ""]])
 
 
+def references_block(refs, slug):
+    """An entry's references, as its prose ends with them in every format (a Div each writer renders
+    from the records citeproc formatted: resolve() swaps in each format's own list)."""
+    if not refs:
+        return []
+    return [prose.node("Div", [["", ["references"], [["data-slug", slug]]],
+                               [prose.node("RawBlock", ["references", json.dumps(refs, ensure_ascii=False)])]])]
+
+
 # --- writing a batch ----------------------------------------------------------------------
 
 def resolve(value, fmt):
-    """Addresses that depend on the output format: pictures, graphics and other pages."""
+    """What depends on the output format: addresses of pictures, graphics and other pages, citation
+    links (a LaTeX hyperlink to the reference's target needs no second pass) and reference lists."""
     if isinstance(value, list):
         return [resolve(v, fmt) for v in value]
+    if isinstance(value, dict) and value.get("t") == "Div" and "references" in value["c"][0][1]:
+        return references_in(value, fmt)
+    if isinstance(value, dict) and value.get("t") == "Span" and "figure-label" in value["c"][0][1] and fmt != "html":
+        return prose.node("Span", [["", [], []], []])
+    if isinstance(value, dict) and value.get("t") == "Link" and "citation" in value["c"][0][1] and fmt == "latex":
+        target = value["c"][2][0].lstrip("#")
+        return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\hyperlink{{{target}}}{{"]),
+                                                 *value["c"][1], prose.node("RawInline", ["latex", "}"])]])
     if isinstance(value, dict):
         if value.get("t") in ("Image", "Link"):
             attr, content, (url, title) = value["c"]
@@ -111,6 +133,22 @@ def resolve(value, fmt):
             return {"t": value["t"], "c": [attr, resolve(content, fmt), [url, title]]}
         return {k: resolve(v, fmt) for k, v in value.items()}
     return value
+
+
+def references_in(div, fmt):
+    """The reference list of an entry in `fmt`: a heading and the formatted records."""
+    attrs = dict(div["c"][0][2])
+    refs = json.loads(div["c"][1][0]["c"][1])
+    prefix = f"ref-{attrs['data-slug']}-"
+    if fmt == "html":
+        body = prose.node("RawBlock", ["html", citations.references_html(refs, prefix)])
+        heading = prose.node("Header", [2, ["references", [], []], [prose.node("Str", "References")]])
+        return prose.node("Div", [["", ["references"], []], [heading, body]])
+    if fmt == "latex":
+        return prose.node("Div", [["", [], []], [prose.node("RawBlock", ["latex", "\\glossarypart{References}\n"
+                                                                         + citations.references_latex(refs, prefix)])]])
+    return prose.node("Div", [["", [], []], [prose.node("Header", [2, ["", [], []], [prose.node("Str", "References")]]),
+                                              prose.node("RawBlock", ["markdown", citations.references_text(refs)])]])
 
 
 def address(url, fmt):
@@ -231,12 +269,19 @@ def first_sentence(blocks):
 def without_citations(inlines):
     """A summary without its citations (a preview or an index line has no references to point to)
     and without links (it stands beside links of its own)."""
-    out = []
+    out, after_citation = [], False
     for x in inlines:
         if x["t"] == "Cite" or (x["t"] == "Link" and "citation" in x["c"][0][1]):
+            after_citation = True
             continue
+        if after_citation and x["t"] == "Str" and x["c"] in (",", ";"):
+            continue        # the comma between two citations
+        if x["t"] not in ("Space", "SoftBreak"):
+            after_citation = False
         out += without_citations(x["c"][1]) if x["t"] == "Link" else [x]
     return [x for i, x in enumerate(out) if not (x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
+                                                 and out[i + 1]["t"] in ("Space", "SoftBreak")
+                                                 or x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
 
 
@@ -247,7 +292,9 @@ def render_batch(entries, facts, context):
     results, summaries = {}, {}
     for e in entries:
         walker = EntryPass(e, context["titles"], context["labels"])
-        done[e["slug"]] = walker.blocks(asts[e["slug"]])
+        blocks, refs = citations.number(walker.blocks(asts[e["slug"]]), context.get("references", {}),
+                                        prefix=f"ref-{e['slug']}-")
+        done[e["slug"]] = blocks + references_block(refs, e["slug"])
         given = e.get("summary")
         first = without_citations(first_sentence(done[e["slug"]]))
         summaries[e["slug"]] = [prose.node("Plain", first)]

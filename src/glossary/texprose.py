@@ -315,8 +315,34 @@ def parse(terms, macros, targets, first_use=True):
     shown = dict(zip(forms, form_inlines))
     out = {}
     for term, blocks, refs in zip(terms, parsed, refs_of):
-        out[term["slug"]] = Resolve(refs, shown).blocks(blocks)
+        out[term["slug"]] = without_layout(Resolve(refs, shown).blocks(blocks))
     return out
+
+
+# Commands that only lay out the printed page: a web page and pandoc's own LaTeX lay out their own.
+LAYOUT = {"centering", "vspace", "hspace", "hfill", "vfill", "medskip", "smallskip", "bigskip", "noindent",
+          "selectfont", "linebreak", "newline", "par", "clearpage", "newpage", "raggedright", "raggedleft",
+          "ttfamily", "small", "footnotesize", "normalsize", "large", "Large", "allowbreak", "FloatBarrier"}
+LAYOUT_RAW = re.compile(r"\\(" + "|".join(sorted(LAYOUT, key=len, reverse=True)) + r")(?![A-Za-z])\*?"
+                        r"(\s*\{[^{}]*\})?\s*")
+
+
+def without_layout(value):
+    """The blocks without the raw TeX of layout commands (LAYOUT); any other raw TeX stays, for the
+    later pass to show and report."""
+    if isinstance(value, list):
+        out = []
+        for v in value:
+            if isinstance(v, dict) and v.get("t") in ("RawInline", "RawBlock") and v["c"][0] == "latex":
+                rest = LAYOUT_RAW.sub("", v["c"][1]).strip()
+                if rest:
+                    out.append(node(v["t"], [v["c"][0], rest]))
+                continue
+            out.append(without_layout(v))
+        return out
+    if isinstance(value, dict):
+        return {k: without_layout(v) for k, v in value.items()}
+    return value
 
 
 class Resolve:

@@ -41,7 +41,7 @@ TEX_VERSIONS = latex.versions()
 
 # URLs are relative to the site's root unless config.yaml names where it is served
 # (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
-BASE_URL = config.get("site_url", "")
+BASE_URL = DICTIONARY["site_url"]
 
 
 onstart:

@@ -7,6 +7,10 @@
 # no batches.
 
 
+# The cited records, formatted once for the whole build (none when nothing is cited).
+REFERENCES = ["results/references.json"] if DICTIONARY["cited"] else []
+
+
 def batch_facts(slugs):
     return [f"results/{s}/facts/{step}.json" for s in demo_slugs(slugs) for step in ("tokenize", "train", "export")]
 
@@ -69,6 +73,7 @@ for batch, slugs in BATCHES.items():
         input:
             entries=[dictionary.snapshot_path(s) for s in slugs],
             names=dictionary.NAMES,
+            references=REFERENCES,
             facts=batch_facts(slugs),
             notation=repo("templates/notation.sty"),
             macros=DICTIONARY["macro_files"],
@@ -159,3 +164,22 @@ rule catalog:
         "catalog of the entries: titles, sections, summaries, references between them"
     script:
         "../../scripts/catalog.py"
+
+
+if DICTIONARY["cited"]:
+
+    rule references:
+        input:
+            bib=DICTIONARY["bibliography"],
+            csl=repo("templates/csl/ieee.csl"),
+            lib=lib("references"),
+        output:
+            json="results/references.json",
+        log:
+            "logs/references/references.log",
+        params:
+            cited=DICTIONARY["cited"],
+        message:
+            f"the {len(DICTIONARY['cited'])} cited records, formatted once"
+        script:
+            "../../scripts/references.py"
