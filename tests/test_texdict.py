@@ -1,0 +1,357 @@
+"""The glossaries-extra reader (glossary.texdict) on the project's own fixture dictionary
+(tests/fixtures/texdict/), on broken copies of it, through real pandoc and real pdflatex, and on
+the real dictionary where /work/shared/adictml is present."""
+import json
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from glossary import texdict
+from glossary.entries import EntryError
+from glossary.prose import pandoc
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+MAIN = FIXTURE / "TinyDict_Main.tex"
+GLOSSARY_FILES = ["TinyDict_Math.tex", "TinyDict_Models.tex"]
+REAL = Path("/work/shared/adictml/ADictML_Main.tex")
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return texdict.read(MAIN)
+
+
+@pytest.fixture
+def broken(tmp_path):
+    """A copy of the fixture, and edit(file, old, new) to break it; returns the copy's main file."""
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+
+    def edit(name, old, new, count=1):
+        path = root / name
+        text = path.read_text()
+        assert text.count(old) >= count, f"{old!r} not in {name}"
+        path.write_text(text.replace(old, new, count))
+        return root / MAIN.name
+    edit.root = root
+    return edit
+
+
+def fixture_lines(name):
+    return (FIXTURE / name).read_text().split("\n")
+
+
+def line_of(name, needle, start=1):
+    """The 1-based line of the first line from `start` on that contains needle."""
+    lines = fixture_lines(name)
+    return next(i for i in range(start, len(lines) + 1) if needle in lines[i - 1])
+
+
+def active_keys():
+    """The keys of the fixture's \\newglossaryentry lines that are not commented out."""
+    keys = []
+    for name in GLOSSARY_FILES:
+        keys += re.findall(r"^\\newglossaryentry\{([^}]*)\}", (FIXTURE / name).read_text(), re.M)
+    return keys
+
+
+# ---------------------------------------------------------------- the dictionary's structure
+
+
+def test_structure_of_the_main_file(tiny):
+    assert tiny["main"] == str(MAIN) and tiny["root"] == str(FIXTURE)
+    # \printglossary order; the default type takes its title from title=, models from \newglossary*.
+    assert tiny["sections"] == [{"id": "math", "title": "Mathematical Tools"},
+                                {"id": "main", "title": "Machine Learning Concepts"},
+                                {"id": "models", "title": "Models and Training"}]
+    assert tiny["glossary_files"] == GLOSSARY_FILES  # \input{TinyDict_Models} without .tex
+    assert tiny["macro_files"] == ["assets/notation.tex"]
+    assert tiny["bibliography"] == "assets/tiny.bib" and (FIXTURE / tiny["bibliography"]).is_file()
+    assert tiny["preamble"].startswith("\n\\documentclass") and "%" not in tiny["preamble"]
+    assert "\\begin{document}" not in tiny["preamble"] and "retired" not in tiny["preamble"]
+
+
+def test_every_active_entry_is_read_by_slug_in_order(tiny):
+    keys = active_keys()
+    assert "tensor" not in keys and len(keys) == 14  # the commented-out entry is no entry
+    assert sorted(e["key"] for e in tiny["entries"].values()) == sorted(keys)
+    assert list(tiny["entries"]) == sorted(tiny["entries"])
+    assert tiny["entries"]["loss-function"]["key"] == "loss function"
+    for slug, entry in tiny["entries"].items():
+        assert entry["slug"] == slug and entry["format"] == "latex" and entry["summary"] is None
+        assert fixture_lines(entry["path"])[entry["line"] - 1] == f"\\newglossaryentry{{{entry['key']}}}"
+        assert "description={" in fixture_lines(entry["path"])[entry["body_line"] - 1]
+
+
+def test_fields_and_glossaries_default_forms(tiny):
+    loss = tiny["entries"]["loss-function"]
+    assert (loss["title"], loss["section"], loss["path"]) == ("loss function", "models", "TinyDict_Models.tex")
+    # Given text=, first=, plural=; firstplural defaults to first + "s" as glossaries does.
+    assert loss["forms"] == {"text": "loss", "first": "loss function (loss)", "plural": "losses",
+                             "firstplural": "loss function (loss)s"}
+    # Only plural= given: first defaults to text, firstplural to plural.
+    assert tiny["entries"]["matrix"]["forms"] == {"text": "matrix", "first": "matrix", "plural": "matrices",
+                                                  "firstplural": "matrices"}
+    assert tiny["entries"]["dataset"]["forms"]["plural"] == "datasets"
+    assert tiny["entries"]["feature"]["section"] == "main"  # no type=: glossaries' default type
+
+
+def test_body_lines_are_the_file_lines(tiny):
+    """Body line i is file line body_line + i: each kept line appears on its file line."""
+    checked = 0
+    for entry in tiny["entries"].values():
+        lines = fixture_lines(entry["path"])
+        for i, line in enumerate(entry["body"].split("\n")):
+            if line.strip() and "{picture:" not in line and "{graphic:" not in line:
+                source = re.sub(r"\\index\{[^{}]*\}", "", lines[entry["body_line"] - 1 + i])
+                assert line.strip() in source, (entry["slug"], i)
+                checked += 1
+    assert checked > 80
+
+
+def test_pictures_become_placeholders_on_their_lines(tiny):
+    gd = tiny["entries"]["gd"]
+    [picture] = gd["pictures"]
+    begin = line_of("TinyDict_Models.tex", "\\begin{tikzpicture}", gd["line"])
+    assert picture["n"] == 1 and picture["line"] == begin
+    assert picture["tex"].startswith("\\begin{tikzpicture}[scale=0.8]")
+    assert picture["tex"].endswith("\\end{tikzpicture}") and "\\glspl{loss function}" in picture["tex"]
+    body = gd["body"].split("\n")
+    assert body[begin - gd["body_line"]].strip() == "\\includegraphics{picture:1}"
+    assert "tikzpicture" not in gd["body"] and "\\caption{Three steps" in gd["body"]
+    assert "\\label{fig:gd-steps}" in gd["body"] and "\\begin{figure}[H]" in gd["body"]
+    fits = tiny["entries"]["overfitting"]
+    assert [p["n"] for p in fits["pictures"]] == [1, 2]
+    assert fits["body"].count("\\begin{subfigure}") == 2
+    assert "\\includegraphics{picture:2}" in fits["body"]
+    assert "\\begin{axis}" in tiny["entries"]["trainingerror"]["pictures"][0]["tex"]
+    assert tiny["entries"]["model"]["body"].count("\\begin{minipage}") == 2
+
+
+def test_graphics_are_resolved_files(tiny):
+    point = tiny["entries"]["datapoint"]
+    line = line_of("TinyDict_Models.tex", "\\includegraphics[width=2cm]{assets/tiny}")
+    assert point["graphics"] == [{"n": 1, "path": "assets/tiny.png", "line": line}]
+    assert (FIXTURE / "assets/tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "\\includegraphics{graphic:1}" in point["body"] and "width=2cm" not in point["body"]
+
+
+def test_paragraphs_index_and_see_also(tiny):
+    gradient = tiny["entries"]["gradient"]
+    # The two top-level \\ lines become blank lines; the second one opened the See-also paragraph.
+    assert gradient["body"].count("\n\n") == 1 and "\\\\" not in gradient["body"]
+    assert gradient["see_also"] == ["gd", "learningrate"]
+    assert "\\index" not in "".join(e["body"] for e in tiny["entries"].values())
+    assert all("See also" not in e["body"] for e in tiny["entries"].values())
+    assert tiny["entries"]["trainingerror"]["see_also"] == ["overfitting", "loss-function"]
+    # \\ inside align and inside a minipage are line breaks there, not paragraphs.
+    assert "x_{2}, \\label{eq:matrix-row-one} \\\\" in tiny["entries"]["matrix"]["body"]
+    assert "A linear model: \\\\" in tiny["entries"]["model"]["body"]
+    assert "100\\%" in tiny["entries"]["vector"]["body"]  # an escaped % is no comment
+    # \gls keys stay as written, also inside \text{} in math.
+    assert "\\text{(one \\gls{vector} entry per \\gls{parameter})}" in gradient["body"]
+
+
+def test_labels_numbered_per_term(tiny):
+    labels = tiny["labels"]
+    assert list(labels) == sorted(labels)
+    assert labels["eq:gradient"] == {"slug": "gradient", "kind": "equation", "number": 1}
+    assert labels["eq:matrix-row-one"] == {"slug": "matrix", "kind": "equation", "number": 1}
+    assert labels["fig:gd-steps"] == {"slug": "gd", "kind": "figure", "number": 1}
+    # Labels of subfigures name their figure's number.
+    assert {labels[f"fig:overfitting-{x}"]["number"] for x in ("line", "curve", "fits")} == {1}
+    defined = set()
+    for name in GLOSSARY_FILES:
+        defined |= set(re.findall(r"\\label\{([^}]*)\}", (FIXTURE / name).read_text()))
+    assert set(labels) == defined
+
+
+def test_unknown_constructs_are_counted(tiny):
+    line = line_of("TinyDict_Math.tex", "${\\rm d} f / {\\rm d} w$")
+    assert tiny["unknown"] == [{"construct": "\\rm", "count": 2, "first": f"TinyDict_Math.tex:{line}"}]
+
+
+def test_reading_is_deterministic(tiny):
+    again = texdict.read(MAIN)
+    assert json.dumps(again, sort_keys=False) == json.dumps(tiny, sort_keys=False)
+
+
+def test_pandoc_reads_every_body(tiny):
+    """The normalised bodies are LaTeX pandoc's reader takes: a blank line is a new paragraph."""
+    bodies = "\n\n\\begin{center}SEPARATOR\\end{center}\n\n".join(
+        tiny["entries"][s]["body"] for s in ("gradient", "model"))
+    run = subprocess.run([pandoc(), "-f", "latex", "-t", "json"], input=bodies.encode(), capture_output=True,
+                         check=True)
+    blocks = json.loads(run.stdout)["blocks"]
+    cut = next(i for i, b in enumerate(blocks) if b["t"] == "Div")
+    gradient = [b["t"] for b in blocks[:cut]]
+    assert gradient.count("Para") == 2  # the text before and after the \\ that became a blank line
+    assert "DisplayMath" in json.dumps(blocks[:cut])
+
+
+# ---------------------------------------------------------------- mistakes
+
+
+def message(main):
+    with pytest.raises(EntryError) as err:
+        texdict.read(main)
+    return str(err.value)
+
+
+def test_blank_line_inside_an_entry(broken):
+    main = broken("TinyDict_Math.tex", "columns. Multiplying", "columns.\n\n\t\tMultiplying")
+    line = line_of("TinyDict_Math.tex", "columns. Multiplying") + 1
+    text = message(main)
+    assert text.startswith(f"TinyDict_Math.tex:{line}: term 'matrix': blank line inside the entry")
+    assert "separate paragraphs with \\\\" in text
+
+
+def test_braces_that_do_not_close(broken):
+    main = broken("TinyDict_Math.tex", "\\gls{vector} $\\featurevec$\n", "\\gls{vector $\\featurevec$\n")
+    start = line_of("TinyDict_Math.tex", "\\newglossaryentry{matrix}")
+    text = message(main)
+    assert text.startswith(f"TinyDict_Math.tex:{start}: term 'matrix': the braces of this entry do not close")
+    assert "add the missing '}'" in text
+
+
+def test_braces_that_close_too_early(broken):
+    main = broken("TinyDict_Models.tex", "a photo is a typical example", "a photo} is a typical example")
+    text = message(main)
+    assert "term 'datapoint'" in text and "remove a stray '}'" in text
+
+
+def test_key_defined_twice(broken):
+    main = broken("TinyDict_Models.tex", "\\newglossaryentry{dataset}", "\\newglossaryentry{vector}")
+    first = line_of("TinyDict_Math.tex", "\\newglossaryentry{vector}")
+    second = line_of("TinyDict_Models.tex", "\\newglossaryentry{dataset}")
+    assert message(main) == (f"TinyDict_Models.tex:{second}: term 'vector' is defined twice (also at "
+                             f"TinyDict_Math.tex:{first}); keep one definition or rename one key")
+
+
+def test_type_without_a_glossary(broken):
+    # 'retired' is declared only in a commented-out line, which LaTeX does not see either.
+    main = broken("TinyDict_Math.tex", "\ttype=math,\n\tplural", "\ttype=retired,\n\tplural")
+    line = line_of("TinyDict_Math.tex", "plural={matrices}") - 1
+    text = message(main)
+    assert text.startswith(f"TinyDict_Math.tex:{line}: term 'matrix': type=retired names no glossary")
+    assert "\\newglossary*{retired}{Title}" in text and "main, math, models, unused" in text
+
+
+def test_undefined_gls_key_suggests_the_closest(broken):
+    main = broken("TinyDict_Models.tex", "\\gls{learningrate}\\index", "\\gls{learningrat}\\index")
+    line = line_of("TinyDict_Models.tex", "\\gls{learningrate}\\index")
+    assert message(main) == (f"TinyDict_Models.tex:{line}: term 'learningrate': \\gls key 'learningrat' is "
+                             "not defined; did you mean learningrate?")
+
+
+def test_undefined_key_inside_a_picture(broken):
+    main = broken("TinyDict_Models.tex", "{\\glspl{loss function}}", "{\\glspl{loss functions}}")
+    assert "\\gls key 'loss functions' is not defined; did you mean loss function" in message(main)
+
+
+def test_ref_to_a_label_nowhere(broken):
+    main = broken("TinyDict_Models.tex", "iterates of Fig.~\\ref{fig:gd-steps}", "iterates of Fig.~\\ref{fig:gd-step}")
+    line = line_of("TinyDict_Models.tex", "iterates of Fig.~\\ref{fig:gd-steps}")
+    assert message(main) == (f"TinyDict_Models.tex:{line}: term 'learningrate': \\ref{{fig:gd-step}} names a "
+                             "label that no entry defines; did you mean fig:gd-steps?")
+
+
+def test_missing_input_file(broken):
+    main = broken("TinyDict_Main.tex", "\\input{TinyDict_Models}", "\\input{TinyDict_Model}")
+    line = line_of("TinyDict_Main.tex", "\\input{TinyDict_Models}")
+    text = message(main)
+    assert text.startswith(f"TinyDict_Main.tex:{line}: \\input{{TinyDict_Model}}: no such file")
+
+
+def test_two_keys_with_one_slug(broken):
+    main = broken("TinyDict_Models.tex", "\\newglossaryentry{dataset}", "\\newglossaryentry{Loss_Function}")
+    text = message(main)
+    assert "term 'loss function' and term 'Loss_Function'" in text or \
+        "term 'Loss_Function' and term 'loss function'" in text
+    assert "have one slug 'loss-function'; rename one key" in text
+
+
+def test_label_defined_twice(broken):
+    main = broken("TinyDict_Models.tex", "\\label{fig:model-arrow}", "\\label{fig:gd-steps}")
+    assert "\\label{fig:gd-steps} is defined twice" in message(main)
+
+
+def test_break_right_after_a_figure(broken):
+    main = broken("TinyDict_Models.tex", "\\end{figure}\n\t\tSee also: \\gls{feature}",
+                  "\\end{figure}\n\t\t\\\\\n\t\tSee also: \\gls{feature}")
+    assert "term 'datapoint': \\\\ right after \\end{figure}" in message(main)
+
+
+def test_missing_graphic(broken):
+    main = broken("TinyDict_Models.tex", "{assets/tiny}", "{assets/tinny}")
+    assert "\\includegraphics{assets/tinny}: no such file" in message(main)
+
+
+# ---------------------------------------------------------------- the source config
+
+
+def test_load_a_yaml_source():
+    d = texdict.load(FIXTURE / "dictionary.yaml")
+    assert d["entries"] == texdict.read(MAIN)["entries"]
+    config = d["config"]
+    assert config["main"] == str(Path("tests/fixtures/texdict/TinyDict_Main.tex")) or \
+        Path(config["main"]).resolve() == MAIN.resolve()
+    assert config["title"] == "A Tiny Dictionary of Machine Learning" and config["license"] == "CC-BY-4.0"
+    assert config["demos"] == {"gd": {"script": str(FIXTURE / "demos" / "gd_demo.py"), "kind": "plain"}}
+    assert texdict.load(MAIN)["config"] == {"main": str(MAIN), "demos": {}}
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("manifest:", "manifets:", "manifets: unknown field 'manifets'; did you mean 'manifest'?"),
+    ("kind: plain", "kind: notebook", "demos.gd.kind: 'notebook' is not one of ['plain', 'blocks']"),
+    ("main: TinyDict_Main.tex", "main: Tiny_Main.tex", "main: 'Tiny_Main.tex' is not a file"),
+    ("demos/gd_demo.py", "demos/gd.py", "demos.gd.script: 'demos/gd.py' is not a file"),
+    ("  gd: {", "  gdd: {", "demos.gdd: no term has the key 'gdd'; did you mean gd?"),
+    ("title: A Tiny", "title: A Tiny\ntitle: Again", "field 'title' is given twice"),
+])
+def test_config_mistakes(broken, old, new, expected):
+    broken("dictionary.yaml", old, new)
+    with pytest.raises(EntryError) as err:
+        texdict.load(broken.root / "dictionary.yaml")
+    assert str(err.value).startswith(str(broken.root / "dictionary.yaml"))
+    assert expected in str(err.value)
+
+
+# ---------------------------------------------------------------- real pdflatex, the real dictionary
+
+
+def pdflatex(main):
+    return subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", main.name],
+                          cwd=main.parent, capture_output=True, text=True)
+
+
+def test_the_fixture_is_a_dictionary_pdflatex_builds_and_its_rules_are_latexs(broken):
+    """The fixture compiles; a blank line inside an entry stops pdflatex as it stops the reader."""
+    main = broken.root / MAIN.name
+    assert pdflatex(main).returncode == 0
+    assert (broken.root / "TinyDict_Main.pdf").stat().st_size > 10000
+    broken("TinyDict_Math.tex", "columns. Multiplying", "columns.\n\n\t\tMultiplying")
+    run = pdflatex(main)
+    assert run.returncode != 0 and "Paragraph ended before" in run.stdout
+    with pytest.raises(EntryError):
+        texdict.read(main)
+
+
+@pytest.mark.skipif(not REAL.is_file(), reason="the real dictionary (/work/shared/adictml) is not here")
+def test_the_real_dictionary():
+    start = time.perf_counter()
+    real = texdict.read(REAL)
+    seconds = time.perf_counter() - start
+    assert len(real["entries"]) == 569 and seconds < 1.0
+    assert [s["id"] for s in real["sections"]] == ["math", "main", "reinflearning", "mlsystems", "regulation"]
+    assert real["glossary_files"] == ["ADictML_Regulation.tex", "ADictML_MLSystems.tex", "ADictML_Math.tex",
+                                      "ADictML_RL.tex", "ADictML_CoreML.tex"]
+    assert real["macro_files"] == ["assets/ml_macros.tex"]
+    assert real["bibliography"] == "assets/Literature.bib"
+    assert sum(" " in e["key"] for e in real["entries"].values()) == 5
+    assert all("See also" not in e["body"] for e in real["entries"].values())
