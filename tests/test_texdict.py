@@ -72,7 +72,8 @@ def test_structure_of_the_main_file(tiny):
     assert tiny["glossary_files"] == GLOSSARY_FILES  # \input{TinyDict_Models} without .tex
     assert tiny["macro_files"] == ["assets/notation.tex"]
     assert tiny["bibliography"] == "assets/tiny.bib" and (FIXTURE / tiny["bibliography"]).is_file()
-    assert tiny["preamble"].startswith("\n\\documentclass") and "%" not in tiny["preamble"]
+    # Comments go; each leaves its `%`, which keeps TeX's reading of the line end.
+    assert tiny["preamble"].startswith("%\n\\documentclass") and not re.search("%[^\n]", tiny["preamble"])
     assert "\\begin{document}" not in tiny["preamble"] and "retired" not in tiny["preamble"]
 
 
@@ -107,7 +108,7 @@ def test_body_lines_are_the_file_lines(tiny):
     for entry in tiny["entries"].values():
         lines = fixture_lines(entry["path"])
         for i, line in enumerate(entry["body"].split("\n")):
-            if line.strip() and "{picture:" not in line and "{graphic:" not in line:
+            if line.strip() and "{picture:" not in line and "{graphic:" not in line and "\\par" not in line:
                 source = re.sub(r"\\index\{[^{}]*\}", "", lines[entry["body_line"] - 1 + i])
                 assert line.strip() in source, (entry["slug"], i)
                 checked += 1
@@ -153,6 +154,9 @@ def test_paragraphs_index_and_see_also(tiny):
     assert "x_{2}, \\label{eq:matrix-row-one} \\\\" in tiny["entries"]["matrix"]["body"]
     assert "A linear model: \\\\" in tiny["entries"]["model"]["body"]
     assert "100\\%" in tiny["entries"]["vector"]["body"]  # an escaped % is no comment
+    # A \\ in the middle of a line becomes \par: a blank line would shift the lines after it.
+    function = tiny["entries"]["function"]["body"]
+    assert function.endswith("\\rightarrow \\mathcal{Y}$. \\par A \\gls{model} is a set of them.")
     # \gls keys stay as written, also inside \text{} in math.
     assert "\\text{(one \\gls{vector} entry per \\gls{parameter})}" in gradient["body"]
 
@@ -328,6 +332,25 @@ def test_config_mistakes(broken, old, new, expected):
 def pdflatex(main):
     return subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", main.name],
                           cwd=main.parent, capture_output=True, text=True)
+
+
+def test_forms_are_the_ones_glossaries_gives(tiny, tmp_path):
+    """Each entry's forms as glossaries-extra itself fills them in (\\glsentryfirstplural ...)."""
+    keys = sorted(e["key"] for e in tiny["entries"].values())
+    rows = "\n".join(f"\\noindent {k};\\glsentrytext{{{k}}};\\glsentryfirst{{{k}}};\\glsentryplural{{{k}}};"
+                     f"\\glsentryfirstplural{{{k}}}\\par" for k in keys)
+    doc = tmp_path / "forms.tex"
+    doc.write_text("\\documentclass{article}\\usepackage{amsmath}\\usepackage{glossaries-extra}\n"
+                   "\\newglossary*{math}{M}\\newglossary*{models}{T}\n"
+                   + "".join(f"\\input{{{FIXTURE / n}}}\n" for n in ["assets/notation.tex", *GLOSSARY_FILES])
+                   + "\\pagestyle{empty}\\begin{document}\\raggedright\n" + rows + "\n\\end{document}\n")
+    assert pdflatex(doc).returncode == 0
+    text = subprocess.run(["pdftotext", "-layout", "forms.pdf", "-"], cwd=tmp_path, capture_output=True,
+                          text=True, check=True).stdout
+    printed = [line.strip().split(";") for line in text.splitlines() if ";" in line]
+    expected = [[e["key"], *(e["forms"][f] for f in ("text", "first", "plural", "firstplural"))]
+                for e in sorted(tiny["entries"].values(), key=lambda e: e["key"])]
+    assert printed == expected
 
 
 def test_the_fixture_is_a_dictionary_pdflatex_builds_and_its_rules_are_latexs(broken):

@@ -36,10 +36,13 @@ with one slug, a label defined twice.
 """
 import bisect
 import difflib
+import os
 import re
 from pathlib import Path
 
-from glossary.entries import EntryError
+import yaml
+
+from glossary.entries import EntryError, FrontMatterError, StrictLoader, validate
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
 # A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
@@ -47,9 +50,9 @@ SLUG = re.compile(r"^[a-z0-9-]+$")
 COMMENT = re.compile(r"(\\[\\%])|%[^\n]*")
 # The scanner's tokens: a control word or symbol, a brace, a dollar, a line end.
 TOKEN = re.compile(r"\\(?:[A-Za-z@]+\*?|[\s\S])|[{}$]")
-# Braces (and option commas), skipping the escapes that look like them: \{ \} \, and \\.
+# Braces, skipping the escapes that look like them: \{ \} and \\.
 BRACE = re.compile(r"\\[\\{}]|[{}]")
-OPTION_TOKEN = re.compile(r"\\[\\{},]|[{},]")
+COMMA = re.compile(r"(?<!\\),")
 SPACE = " \t\n%"
 BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 GRAPHIC_SUFFIXES = ("", ".png", ".jpg", ".jpeg", ".pdf")
@@ -65,6 +68,9 @@ GLS_BASE = ("gls glspl glstext glsfirst glsplural glsfirstplural glsname glsdesc
 GLS_COMMANDS = frozenset(
     {f"\\{c}" for c in GLS_BASE} | {"\\G" + c[1:] for c in GLS_BASE} | {"\\" + c.upper() for c in GLS_BASE})
 REF_COMMANDS = frozenset("\\ref \\eqref \\cref \\Cref \\autoref \\pageref \\nameref \\subref \\vref".split())
+# The tokens the scanner acts on (besides braces and $).
+STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraphics \\label".split()) \
+    | REF_COMMANDS | GLS_COMMANDS
 FIGURE_ENVS = frozenset("figure figure* subfigure wrapfigure".split())
 TABLE_ENVS = frozenset("table table*".split())
 EQUATION_ROWS = frozenset("align gather multline eqnarray flalign alignat".split())
@@ -162,11 +168,10 @@ class Source:
         return f"{self.rel}:{self.line(offset)}"
 
 
-def strip_comments(text, keep_marker=True):
-    """Text without `%` comments; each line keeps its end, and (keep_marker) a lone `%` where the
-    comment was, since TeX joins that line with the next one (no blank line, no space)."""
-    marker = "%" if keep_marker else ""
-    return COMMENT.sub(lambda m: m.group(1) or marker, text)
+def strip_comments(text):
+    """Text without `%` comments; each line keeps its end and a lone `%` where the comment was,
+    since TeX joins that line with the next one (no blank line, no space)."""
+    return COMMENT.sub(lambda m: m.group(1) or "%", text)
 
 
 def group_end(text, start, src, what):
@@ -227,21 +232,21 @@ def options_group(text, start, offset=0):
     """The brace group at text[start] read as a key=value list in one pass: (end just after its
     closing brace or None when it does not close, [(name, value, offset + value's offset)]), a
     value that is one whole group without its braces and None for a name without '='."""
-    cuts, closing, depth, opened = [], {}, 0, 0
-    for m in OPTION_TOKEN.finditer(text, start):
+    cuts, closing, depth, opened, level_one = [], {}, 0, 0, start + 1
+    for m in BRACE.finditer(text, start):
         tok = m.group(0)
         if tok == "{":
             depth += 1
             if depth == 2:
                 opened = m.start()
+                cuts += comma_cuts(text, level_one, opened)
         elif tok == "}":
             depth -= 1
             if depth == 1:
-                closing[opened] = m.end()
+                closing[opened] = level_one = m.end()
             elif depth == 0:
+                cuts += comma_cuts(text, level_one, m.start())
                 break
-        elif tok == "," and depth == 1:
-            cuts.append(m.start())
     else:
         return None, []
     items, begin = [], start + 1
@@ -259,6 +264,11 @@ def options_group(text, start, offset=0):
     return m.end(), items
 
 
+def comma_cuts(text, start, end):
+    """The offsets of the commas in text[start:end] (a stretch outside any group), but `\\,`."""
+    return [m.start() for m in COMMA.finditer(text, start, end)]
+
+
 def slug_of(key):
     """The key itself when it is a slug, else lowercased with runs of other characters as "-"."""
     return key if SLUG.match(key) else re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
@@ -270,7 +280,7 @@ def slug_of(key):
 def read_main(main, root):
     """The main file's structure: preamble, sections, \\input files, bibliography."""
     src = Source(main, main.name)
-    text = strip_comments(src.raw, keep_marker=False)
+    text = src.text
     doc = text.find("\\begin{document}")
     preamble = text[:doc] if doc >= 0 else text
     declared = {DEFAULT_TYPE: DEFAULT_TITLE}
@@ -304,7 +314,7 @@ def sections_of(body, declared, src, offset):
             raise EntryError(f"{src.where(offset + m.start())}: \\printglossary[type={kind}]: no glossary "
                              f"{kind!r} is declared; add \\newglossary*{{{kind}}}{{Title}} to the preamble")
         sections.append({"id": kind, "title": opts.get("title") or declared[kind]})
-    if not sections and not body.strip():
+    if not sections:  # no \printglossary: every glossary, the default type first
         sections = [{"id": t, "title": title} for t, title in declared.items()]
     return sections
 
@@ -402,7 +412,8 @@ class Body:
         return self.src.where(self.offset + pos)
 
     def scan(self):
-        text, envs, numbers = self.text, [], []
+        """One pass over the description: groups, math, environments, and the commands that matter."""
+        text, plain, envs, numbers = self.text, self.reader.plain, [], []
         depth, math, pos = 0, None, 0
         while True:
             m = TOKEN.search(text, pos)
@@ -413,6 +424,8 @@ class Body:
                 depth += 1
             elif tok == "}":
                 depth -= 1
+            elif tok in plain:
+                continue  # most tokens: a command known in text and math that needs nothing here
             elif tok == "$":
                 if text.startswith("$$", m.start()):
                     pos += 1
@@ -558,7 +571,9 @@ class Body:
             line_end = self.text.find("\n", end)
             line_end = len(self.text) if line_end < 0 else line_end
             alone = not self.text[line_start:start].strip() and not self.text[end:line_end].strip(" \t%")
-            edits.append((line_start, line_end, "") if alone else (start, end, "\\par "))
+            # \par ends a control word: a space only where a letter follows.
+            par = "\\par " if self.text[end:end + 1].isalpha() else "\\par"
+            edits.append((line_start, line_end, "") if alone else (start, end, par))
         if cut is not None:
             edits.append((cut, stop, ""))
         out, pos = [], 0
@@ -605,6 +620,7 @@ class Reader:
                 self.macros |= macro_names([source.text])
         self.macros |= macro_names([preamble])
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
+        self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}
         for source in sources:
             for key, at, options in entries_of(source):
@@ -617,7 +633,7 @@ class Reader:
         slugs = self.slugs(entries, places)
         labels = self.labels(bodies, slugs)
         self.check_references(bodies, places, labels)
-        for key, entry in entries.items():
+        for entry in entries.values():
             entry["see_also"] = [slugs[k] for k in entry["see_also"]]
         return {
             "main": str(self.main),
@@ -756,9 +772,6 @@ CONFIG_PATHS = ("main", "manifest")
 def read_config(yaml_path):
     """A source config: its fields, with main/manifest/demo scripts joined to the YAML file's folder
     (normalised, not made absolute) and "path" the YAML file itself."""
-    import os
-    import yaml
-    from glossary.entries import FrontMatterError, StrictLoader, validate
     path = Path(yaml_path)
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
