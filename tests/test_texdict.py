@@ -226,7 +226,16 @@ def test_braces_that_do_not_close(broken):
 def test_braces_that_close_too_early(broken):
     main = broken("TinyDict_Models.tex", "a photo is a typical example", "a photo} is a typical example")
     text = message(main)
-    assert "term 'datapoint'" in text and "remove a stray '}'" in text
+    assert "term 'datapoint'" in text and "remove the stray '}'" in text
+
+
+def test_braces_of_the_last_entry_that_close_too_early(broken):
+    main = broken("TinyDict_Models.tex", "over the training \\gls{dataset};", "over the training} \\gls{dataset};")
+    start = line_of("TinyDict_Models.tex", "\\newglossaryentry{trainingerror}")
+    end = line_of("TinyDict_Models.tex", "See also: \\gls{overfitting}, \\gls{loss function}")
+    text = message(main)
+    assert text.startswith(f"TinyDict_Models.tex:{end}: term 'trainingerror': text after the entry's closing brace")
+    assert f"remove the stray '}}' between line {start}, where the entry starts, and here" in text
 
 
 def test_key_defined_twice(broken):

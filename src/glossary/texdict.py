@@ -1,38 +1,50 @@
 """A dictionary kept as glossaries-extra LaTeX, read into the project's entry model.
 
 The build reads a whole dictionary (a main file that \\input's a macro file and glossary files of
-\\newglossaryentry definitions) at Snakemake's DAG time, so this is a pure-Python, one-pass reader:
-comments are stripped once per file (the `%` itself stays, so that TeX's "no paragraph here"
-survives), and one brace-aware scanner walks each entry's options and description. The real
-dictionary (569 terms, 860 kB) reads in about 0.1 s.
+\\newglossaryentry definitions) at Snakemake's DAG time, so this is a pure-Python reader: comments
+are stripped once per file (each leaves its `%`, so that TeX's "no paragraph, no space here"
+survives and a commented-out line never looks blank), and a brace-aware scanner reads each entry's
+options and then its description in one pass each. The real dictionary (569 terms, 860 kB) reads
+in about 0.1 s of CPU.
 
-    read(main_path)   -> the dictionary: sections, files, entries by slug, labels, unknown constructs
+    read(main_path)   -> {"main", "root", "sections", "glossary_files", "macro_files",
+                          "bibliography", "preamble", "entries" (by slug, sorted), "labels", "unknown"}
     read_config(yaml) -> a source config (main: plus the site's fields), validated
     load(path)        -> read() of a .tex main file or of the main a .yaml config names, plus "config"
 
-An entry's body is its description, normalised so that later stages convert it without LaTeX's
-help, and keeping its line structure (body line i is file line body_line + i):
+Entries are read from the \\input files that hold \\newglossaryentry (not from the main file itself,
+nor from files they \\input in turn). An entry's body is its description, normalised so that later
+stages convert it without LaTeX's help and keeping its line structure (body line i is file line
+body_line + i):
 
 - `\\index{...}` is dropped; a `\\\\` between paragraphs (outside any group, environment or math)
   becomes a blank line when it stands alone on its line, otherwise `\\par`;
 - each tikzpicture (pgfplots axes live inside one) becomes `\\includegraphics{picture:N}` and each
-  `\\includegraphics[...]{file}` `\\includegraphics{graphic:N}`, N counted from 1 in the term; the
-  environments around them (figure, minipage, subfigure, caption, label) stay;
-- the final "See also: \\gls{a}, \\gls{b}." paragraph is removed and its keys become `see_also`.
+  other `\\includegraphics[...]{file}` `\\includegraphics{graphic:N}`, N counted from 1 in the term;
+  the environments around them (figure, minipage, subfigure, caption, label) stay. A picture's own
+  \\includegraphics (a photo in a node) stays in its TeX and is listed in its "files";
+- the last paragraph that opens with "See also" (after a top-level \\\\, environment or display) is
+  removed and its keys become `see_also`. It is the final paragraph but in two real entries, where
+  a "Python demo" link follows it.
 
 Slugs: a key made of [a-z0-9-] is its own slug; any other key is lowercased and each run of other
 characters becomes one "-" ("multitask learning" -> "multitask-learning", "Q_learning" ->
 "q-learning"), leading and trailing "-" dropped. Two keys with one slug are an error.
 
+Forms follow glossaries: text=name, first=text, plural=text+"s", and firstplural=first+"s" when
+first= is given, else plural (as \\glsentryfirstplural prints it).
+
 Numbers of labels, per term in order of appearance: each figure (figure, figure*) takes the next
-figure number and each table the next table number, whatever label inside it names; an `equation`
-environment takes the next equation number, and inside align/gather/multline/eqnarray/flalign each
-\\label takes the next one (an unlabelled row is not counted: later stages show only labelled ones).
+figure number and each table the next table number, whatever label inside it names (a subfigure's
+label names its figure's number); an `equation` environment takes the next equation number, and
+inside align/gather/multline/eqnarray/flalign each \\label takes the next one (an unlabelled row is
+not counted: later stages show only labelled ones).
 
 Mistakes are glossary.entries.EntryError naming the file, line, key and the fix: a blank line inside
-an entry, braces that do not close, a key defined twice, a type= with no \\newglossary*, an undefined
-\\gls key, a \\ref to a label that exists nowhere, a missing \\input or \\includegraphics file, two keys
-with one slug, a label defined twice.
+an entry, braces that do not close (or close early), a key defined twice, a type= with no
+\\newglossary*, an undefined \\gls key (also in a picture), a \\ref to a label that exists nowhere,
+a missing \\input or \\includegraphics file, two keys with one slug, a label defined twice or outside a
+figure/table/equation, and `\\\\` right after `\\end{figure}` (the authors' rule: LaTeX stops there).
 """
 import bisect
 import difflib
@@ -355,14 +367,9 @@ def entries_of(src):
     for m in re.finditer(r"\\newglossaryentry(?![A-Za-z])", text):
         if m.start() < last_end:
             continue
-        key, kstart, kend = argument(text, m.end(), src, "\\newglossaryentry")
+        check_between(src, found, last_end, m.start())
+        key, _, kend = argument(text, m.end(), src, "\\newglossaryentry")
         ostart = skip_space(text, kend)
-        stray = text[last_end:m.start()].strip(" \t\n%")
-        if stray and found:
-            prev = found[-1][0]
-            raise EntryError(f"{src.where(last_end)}: term {prev!r}: text after the entry's closing brace "
-                             f"({stray[:30]!r}); its braces close too early: remove a stray '}}' in the "
-                             "entry above")
         if ostart >= len(text) or text[ostart] != "{":
             raise EntryError(f"{src.where(m.start())}: term {key!r}: \\newglossaryentry{{{key}}} needs its "
                              "options in braces: {name={...}, description={...}}")
@@ -382,7 +389,18 @@ def entries_of(src):
                              "so remove the blank line and separate paragraphs with \\\\")
         found.append((key.strip(), m.start(), options))
         last_end = oend
+    check_between(src, found, last_end, len(text))
     return found
+
+
+def check_between(src, found, start, end):
+    """Text after an entry that reads like the rest of its options: its braces closed too early."""
+    stray = src.text[start:end].strip(SPACE)
+    if found and stray and (stray[0] in ",}" or re.match(r"[a-z]+\s*=", stray)):
+        key, at, _ = found[-1]
+        raise EntryError(f"{src.where(start)}: term {key!r}: text after the entry's closing brace "
+                         f"({stray[:30]!r}): its braces close too early; remove the stray '}}' between line "
+                         f"{src.line(at)}, where the entry starts, and here")
 
 
 def forms_of(opts, title):
@@ -732,7 +750,19 @@ def unknown_of(bodies):
 
 
 def read(main_path):
-    """The dictionary whose main file is main_path (see the module's docstring)."""
+    """The dictionary whose main file is main_path:
+
+    {"main": str(main_path), "root": its folder,
+     "sections": [{"id", "title"}] in \\printglossary order,
+     "glossary_files": [\\input files with entries], "macro_files": [other \\input files before
+     \\begin{document}], relative to root, "bibliography": "x.bib" or None,
+     "preamble": the main file before \\begin{document}, comments stripped,
+     "entries": {slug: {"slug", "key", "title", "forms": {"text", "first", "plural", "firstplural"},
+                 "section", "see_also": [slugs], "summary": None, "path", "line", "body", "body_line",
+                 "pictures": [{"n", "tex", "line", "files"}], "graphics": [{"n", "path", "line"}],
+                 "format": "latex"}} sorted by slug,
+     "labels": {label: {"slug", "kind": "figure"|"equation"|"table", "number"}} sorted,
+     "unknown": [{"construct", "count", "first": "file:line"}] most frequent first}"""
     return Reader(main_path).read()
 
 
