@@ -8,5 +8,6 @@ sys.stderr = open(snakemake.log[0], "w")
 catalog = jsonio.read(snakemake.input["catalog"])
 html = pages.environment(Path(snakemake.input["template"]).parent).get_template(
     Path(snakemake.input["template"]).name).render(
-    site_title=snakemake.params["site_title"], page="index.html", others=catalog["entries"])
+    site_title=snakemake.params["site_title"], page="index.html", others=catalog["entries"],
+    site=snakemake.params["site"])
 Path(snakemake.output["html"]).write_text(html, encoding="utf-8")

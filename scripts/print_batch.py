@@ -13,4 +13,4 @@ for path in inp["checks"]:
     checks.setdefault(Path(path).parents[1].name, []).append(path)
 typeset.print_batch(entries, list(inp["prose"]), jsonio.read(inp["catalog"]), checks, list(snakemake.output["section"]),
                     list(snakemake.output["pdf"]), snakemake.params, Path(inp["template"]).parent,
-                    [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0])
+                    [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0], fmt=inp["fmt"])

@@ -1,6 +1,7 @@
 """Rule prose_<batch>: the prose of a batch of entries (glossary.render), each written as HTML (the
 page's), LaTeX (the print edition's) and Markdown (published for machines), plus what the index
 and the other pages need of it (its summary, the entries it links to)."""
+import hashlib
 import sys
 from pathlib import Path
 
@@ -21,7 +22,9 @@ context = {
     "labels": names["labels"],
     "references": jsonio.read(inp["references"][0]) if inp["references"] else {},
 }
-results = render.render_batch(entries, facts, context)
+# the code the outputs depend on besides the entries: a change of it converts every entry again
+context["code"] = hashlib.sha256(b"".join(Path(p).read_bytes() for p in inp["lib"])).hexdigest()
+results = render.render_batch(entries, facts, context, cache=snakemake.params["cache"])
 for i, entry in enumerate(entries):
     done = results[entry["slug"]]
     Path(out["html"][i]).write_text(done["html"], encoding="utf-8")
@@ -29,4 +32,5 @@ for i, entry in enumerate(entries):
     Path(out["markdown"][i]).write_text(
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
     jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"],
-                                  "summary_html": done["summary_html"], "refs": done["refs"]})
+                                  "summary_html": done["summary_html"], "refs": done["refs"],
+                                  "unknown": done["unknown"]})

@@ -418,11 +418,21 @@ def main(argv=None):
             changed = publish.publish(STAGED, SITE)
             if not args.snakemake_args:
                 stamp.record(".", hashed)
+            tell_unknown()
     except BuildBusy as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     print(f"site {'published' if changed else 'unchanged'}: open {shown_site()}/index.html")
     return 0
+
+
+def tell_unknown():
+    """The catalog's note on constructs the readers did not know (glossary.catalog)."""
+    from glossary import catalog, jsonio
+    path = Path("results/catalog.json")
+    note = catalog.unknown_note(jsonio.read(path)) if path.is_file() else None
+    if note:
+        print(note, flush=True)
 
 
 def shown_site():

@@ -17,7 +17,30 @@ def build(metas, names, sections, see_also):
             if target != m["slug"] and target in back:
                 back[target].add(m["slug"])
     return {"entries": rows, "sections": sections,
-            "referenced_by": {slug: sorted(sources) for slug, sources in sorted(back.items())}}
+            "referenced_by": {slug: sorted(sources) for slug, sources in sorted(back.items())},
+            "unknown": unknown(metas, names)}
+
+
+def unknown(metas, names):
+    """The constructs the readers did not know, shown as text on the pages: each once, with how
+    often it occurs and the first entry that has it."""
+    found = {}
+    for m in sorted(metas, key=lambda m: m["slug"]):
+        for construct in m.get("unknown", []):
+            row = found.setdefault(construct, {"construct": construct, "count": 0, "first": m["slug"]})
+            row["count"] += 1
+    return sorted(found.values(), key=lambda r: (-r["count"], r["construct"]))
+
+
+def unknown_note(catalog, limit=8):
+    """The build's note on the constructs shown as text (None when there are none)."""
+    rows = catalog.get("unknown", [])
+    if not rows:
+        return None
+    shown = ", ".join(f"{r['construct']} ({r['count']}x, first in terms/{r['first']}.html)" for r in rows[:limit])
+    more = f", and {len(rows) - limit} more" if len(rows) > limit else ""
+    return (f"note: {sum(r['count'] for r in rows)} LaTeX constructs the reader does not know are shown as text: "
+            f"{shown}{more}")
 
 
 def others(catalog):

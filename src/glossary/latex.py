@@ -113,13 +113,14 @@ def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=()):
         raise LatexError(message + f"\n  full log: {log_path}")
 
 
-def compile_format(preamble_path, fmt_path, log_path):
-    """The figures' shared preamble (pgfplots and its libraries: most of a figure's
-    compile time) loaded once and dumped as a format (mylatexformat) to start from."""
+def compile_format(preamble_path, fmt_path, log_path, inputs=()):
+    """A shared preamble (the figures': pgfplots and its libraries, most of a figure's compile
+    time; the print edition's) loaded once and dumped as a format (mylatexformat) to start from;
+    `inputs` as in run_pdflatex."""
     preamble_path, fmt_path = Path(preamble_path), Path(fmt_path)
     with tempfile.TemporaryDirectory() as work:
         run_pdflatex(["-ini", f"-jobname={fmt_path.stem}", "&pdflatex", "mylatexformat.ltx",
-                      preamble_path.name], preamble_path, log_path, work, fmt_path.stem)
+                      preamble_path.name], preamble_path, log_path, work, fmt_path.stem, inputs)
         shutil.copyfile(Path(work) / fmt_path.name, fmt_path)
 
 

@@ -43,6 +43,7 @@ def render(job, prose_html=None):
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
         prose=prose_html, referenced_by=params.get("referenced_by", []),
         others=others, previous=previous, following=following, has_demo="script" in inp,
+        site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
                             "demo" in meta),
     )
@@ -93,7 +94,7 @@ def batch_jobs(smk):
         meta = dict(entries.front_matter(entry), summary=rows[slug]["summary"], summary_html=rows[slug]["summary_html"])
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug]},
+                                "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
     return jobs

@@ -11,7 +11,8 @@ glossary.texprose, all of a batch in one pandoc process.  Everything after works
 """
 import json
 import re
-from pathlib import PurePath
+import sys
+from pathlib import Path, PurePath
 
 from glossary import citations, prose
 from glossary.entries import EntryError
@@ -53,10 +54,17 @@ class EntryPass(prose.Pass):
 
     def __init__(self, entry, titles, labels):
         super().__init__(entry["body"], entry["path"], titles)
-        self.entry, self.labels, self.figures = entry, labels, 0
+        self.entry, self.labels, self.figures, self.unknown = entry, labels, 0, []
+
+    def note_unknown(self, attr):
+        """A construct the reader did not know, shown as text: reported by the build."""
+        if "unknown-tex" in attr[1]:
+            self.unknown.append(dict(attr[2])["construct"])
 
     def inline(self, x):
         t, c = x["t"], x.get("c")
+        if t == "Span":
+            self.note_unknown(c[0])
         if t == "Link" and "xref" in c[0][1]:
             self.refs.append(c[2][0])
             return [prose.node("Link", [c[0], self.inlines(c[1]), c[2]])]
@@ -73,6 +81,8 @@ class EntryPass(prose.Pass):
         return super().inline(x)
 
     def block(self, b):
+        if b["t"] == "Div":
+            self.note_unknown(b["c"][0])
         if b["t"] == "Figure":
             self.figures += 1
             attr, caption, body = b["c"]
@@ -124,7 +134,7 @@ def resolve(value, fmt):
         return prose.node("Span", [["", [], []], []])
     if isinstance(value, dict) and value.get("t") == "Link" and "citation" in value["c"][0][1] and fmt == "latex":
         target = value["c"][2][0].lstrip("#")
-        return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\hyperlink{{{target}}}{{"]),
+        return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\protect\\hyperlink{{{target}}}{{"]),
                                                  *value["c"][1], prose.node("RawInline", ["latex", "}"])]])
     if isinstance(value, dict):
         if value.get("t") in ("Image", "Link"):
@@ -189,7 +199,6 @@ def html_pieces(asts):
     """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
     MathML, references inside formulas linked) and the formulas texmath could not convert."""
     import tempfile
-    from pathlib import Path
 
     from glossary import texprose
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,8 +294,51 @@ def without_citations(inlines):
                                                  and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
 
 
-def render_batch(entries, facts, context):
-    """The prose of each entry of a batch (see the module's docstring)."""
+# What an entry's prose may name: glossary references (\gls{key} ...), [[slug]] links, labels, citations.
+NAMED_KEY = re.compile(r"\\[gG]ls[a-z]*\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}|\[\[([^\[\]|\n]+)")
+NAMED_LABEL = re.compile(r"\\(?:eq|c|C|auto|page)?ref\{([^{}]*)\}")
+
+
+def cache_key(entry, facts, context):
+    """The key of an entry's prose in the batch's cache: everything its outputs are made of (its
+    model and facts, the macros, the code, and of the other entries only what it names)."""
+    from glossary import dictionary
+    body = entry["body"]
+    named = {(a or b).strip() for a, b in NAMED_KEY.findall(body)}
+    labels = set(NAMED_LABEL.findall(body))
+    cited = sorted({c["key"] for c in dictionary.citations_of(entry)})
+    return dictionary.content_key(
+        entry, facts, context["markdown_macros"], context["latex_macros"], context.get("code", ""),
+        {k: v for k, v in context["targets"].items() if k in named},
+        {k: v for k, v in context["titles"].items() if k in named},
+        {k: v for k, v in context["labels"].items() if k in labels},
+        {k: context.get("references", {}).get(k) for k in cited})
+
+
+def render_batch(entries, facts, context, cache=None):
+    """The prose of each entry of a batch (see the module's docstring); with `cache` (a folder),
+    an entry whose cache_key() is there is not parsed again."""
+    keys = {e["slug"]: cache_key(e, facts.get(e["slug"], {}), context) for e in entries} if cache else {}
+    results = {}
+    for e in entries:
+        path = Path(cache) / f"{keys[e['slug']]}.json" if cache else None
+        if path and path.is_file():
+            results[e["slug"]] = json.loads(path.read_text(encoding="utf-8"))
+    todo = [e for e in entries if e["slug"] not in results]
+    if todo:
+        fresh = render_fresh(todo, facts, context)
+        for slug, done in fresh.items():
+            if cache:
+                Path(cache).mkdir(parents=True, exist_ok=True)
+                Path(cache, f"{keys[slug]}.json").write_text(json.dumps(done, sort_keys=True), encoding="utf-8")
+        results.update(fresh)
+    print(f"prose: {len(todo)} of {len(entries)} entries converted, {len(entries) - len(todo)} from the cache",
+          file=sys.stderr)
+    return results
+
+
+def render_fresh(entries, facts, context):
+    """render_batch's work for the entries not in its cache."""
     asts = parse_all(entries, facts, context)
     done, by_slug = {}, {e["slug"]: e for e in entries}
     results, summaries = {}, {}
@@ -298,7 +350,8 @@ def render_batch(entries, facts, context):
         given = e.get("summary")
         first = without_citations(first_sentence(done[e["slug"]]))
         summaries[e["slug"]] = [prose.node("Plain", first)]
-        results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split())}
+        results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split()),
+                              "unknown": walker.unknown}
     for fmt in ("html", "latex", "markdown"):
         for slug, text in write_batch(done, fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text

@@ -328,15 +328,19 @@ LAYOUT_RAW = re.compile(r"\\(" + "|".join(sorted(LAYOUT, key=len, reverse=True))
 
 
 def without_layout(value):
-    """The blocks without the raw TeX of layout commands (LAYOUT); any other raw TeX stays, for the
-    later pass to show and report."""
+    """The blocks without the raw TeX of layout commands (LAYOUT); any other raw TeX stays, marked as
+    a construct this reader does not know (a Span or Div of class unknown-tex naming it), for the
+    later pass to show as text and report."""
     if isinstance(value, list):
         out = []
         for v in value:
             if isinstance(v, dict) and v.get("t") in ("RawInline", "RawBlock") and v["c"][0] == "latex":
                 rest = LAYOUT_RAW.sub("", v["c"][1]).strip()
                 if rest:
-                    out.append(node(v["t"], [v["c"][0], rest]))
+                    name = re.match(r"\\(begin\{[^{}]*\}|[A-Za-z]+|.)", rest)
+                    attr = ["", ["unknown-tex"], [["construct", name.group(0) if name else rest[:20]]]]
+                    raw = node(v["t"], [v["c"][0], rest])
+                    out.append(node("Span" if v["t"] == "RawInline" else "Div", [attr, [raw]]))
                 continue
             out.append(without_layout(v))
         return out

@@ -57,10 +57,12 @@ def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_pa
         figures_dir=figures_dir(tex_path, site_terms))
 
 
-def book_document(sections, site_title, site_url, template_dir, tex_path, site_terms):
-    """The book's LaTeX; `sections` are the entries' sections in the book's order."""
+def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True):
+    """The book's LaTeX; `parts` are the dictionary's sections in the book's order, each
+    {"title", "entries": [the entries' print sections]} (a heading each when there are several)."""
+    parts = [dict(p, entries=[s.strip("\n") for s in p["entries"]]) for p in parts if p["entries"]]
     return environment(template_dir).get_template("book.tex.j2").render(
-        sections=[s.strip("\n") for s in sections], count=len(sections), site_title=site_title,
+        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=site_title, demos=demos,
         site_url=site_url, figures_dir=figures_dir(tex_path, site_terms))
 
 
@@ -72,8 +74,15 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
 
 
 
+def format_source(template_dir, tex_path):
+    """The preamble every entry PDF shares, as a document to dump as a format (rule print_format)."""
+    text = environment(template_dir).get_template("preamble.tex.j2").render()
+    Path(tex_path).write_text(text.rstrip("\n") + "\n\\csname endofdump\\endcsname\n\\begin{document}\n\\end{document}\n",
+                              encoding="utf-8")
+
+
 def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
-                cache, log):
+                cache, log, fmt=None):
     """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
     of everything it is made of (its document, the figures it includes, the packages), so that a
     batch that reruns compiles only the entries whose PDF would change."""
@@ -96,12 +105,12 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                                   params["site_terms"])
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
-        key = dictionary.content_key(document, packages,
+        key = dictionary.content_key(document, packages, hashlib.sha256(Path(fmt).read_bytes()).hexdigest() if fmt else "",
                                      [hashlib.sha256(p.read_bytes()).hexdigest() for p in included])
         cached = Path(cache) / f"{key}.pdf"
         if not cached.is_file():
-            compile_document(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
-                             package_dirs, passes=1)
+            latex.compile_pdf(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
+                              fmt=fmt, passes=1, inputs=package_dirs)
             cached.with_suffix(".tmp.pdf").replace(cached)
         shutil.copyfile(cached, pdf_path)
 

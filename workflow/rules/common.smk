@@ -42,6 +42,8 @@ TEX_VERSIONS = latex.versions()
 # URLs are relative to the site's root unless config.yaml names where it is served
 # (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
 BASE_URL = DICTIONARY["site_url"]
+# What every page's footer says of the source: the attribution line and the license (when given).
+SITE = {k: DICTIONARY[k] for k in ("attribution", "license") if DICTIONARY.get(k)}
 
 
 onstart:
@@ -183,6 +185,15 @@ def figure_pdfs(wildcards):
 def book_sections(wildcards=None):
     """Every entry's print section, in the book's order (by section, then alphabetical by title)."""
     return [f"results/{slug}/print/section.tex" for slug in dictionary.book_order(DICTIONARY)]
+
+
+def book_parts():
+    """The book's parts: each section of the dictionary with the number of its entries (book order)."""
+    order = dictionary.book_order(DICTIONARY)
+    return [
+        {"title": sec["title"], "count": sum(ENTRIES[s]["section"] == sec["id"] for s in order)}
+        for sec in DICTIONARY["sections"]
+    ]
 
 
 def book_figures(wildcards=None):

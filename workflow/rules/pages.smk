@@ -44,6 +44,7 @@ rule index:
         "logs/index/index.log",
     params:
         site_title=DICTIONARY["title"],
+        site=SITE,
     message:
         "index of the terms"
     script:

@@ -19,6 +19,8 @@ rule book_tex:
         site_title=DICTIONARY["title"],
         site_url=BASE_URL,
         site_terms="results/site/terms",
+        parts=book_parts(),
+        demos=all(has_demo(s) for s in ENTRIES),
     message:
         "the book's LaTeX"
     script:
@@ -30,6 +32,7 @@ rule book:
         tex="results/print/dictionary.tex",
         notation=repo("templates/notation.sty"),
         figures=book_figures,
+        pictures=picture_files(list(ENTRIES), exts=("pdf",)),
         lib=lib("entry_pdf"),
     output:
         pdf="results/site/dictionary.pdf",

@@ -86,6 +86,8 @@ for batch, slugs in BATCHES.items():
         log:
             f"logs/prose/{batch}.log",
         priority: PRIORITY["page_path"]
+        params:
+            cache="results/cache/prose",
         message:
             f"{batch}: prose of {len(slugs)} entries as HTML, LaTeX and Markdown"
         script:
@@ -111,6 +113,7 @@ for batch, slugs in BATCHES.items():
         params:
             base_url=BASE_URL,
             site_title=DICTIONARY["title"],
+            site=SITE,
         message:
             f"{batch}: HTML pages of {len(slugs)} entries"
         script:
@@ -131,6 +134,7 @@ for batch, slugs in BATCHES.items():
             template=repo("templates/print/section.tex.j2"),
             document=repo("templates/print/entry.tex.j2"),
             preamble=repo("templates/print/preamble.tex.j2"),
+            fmt="results/print/entry.fmt",
             lib=lib("print_batch"),
         output:
             section=[f"results/{s}/print/section.tex" for s in slugs],
@@ -183,3 +187,22 @@ if DICTIONARY["cited"]:
             f"the {len(DICTIONARY['cited'])} cited records, formatted once"
         script:
             "../../scripts/references.py"
+
+
+rule print_format:
+    input:
+        preamble=repo("templates/print/preamble.tex.j2"),
+        notation=repo("templates/notation.sty"),
+        lib=lib("print_format"),
+    output:
+        tex="results/print/entry-format.tex",
+        fmt="results/print/entry.fmt",
+    log:
+        job="logs/print_format/entry.log",
+        tex="logs/print_format/entry.tex.log",
+    params:
+        tex=TEX_VERSIONS,
+    message:
+        "pdflatex format of the entry PDFs' preamble"
+    script:
+        "../../scripts/print_format.py"

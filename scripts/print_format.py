@@ -1,0 +1,11 @@
+"""Rule print_format: the preamble every entry PDF shares, compiled once into a pdflatex format
+(an entry PDF then costs its own pages, not the packages' loading)."""
+import sys
+from pathlib import Path
+
+from glossary import latex, typeset
+
+sys.stderr = open(snakemake.log["job"], "w")
+typeset.format_source(Path(snakemake.input["preamble"]).parent, snakemake.output["tex"])
+latex.compile_format(snakemake.output["tex"], snakemake.output["fmt"], snakemake.log["tex"],
+                     inputs=[Path(snakemake.input["notation"]).parent])
