@@ -1,15 +1,14 @@
 """Numbers behind glossary.pictures: the real dictionary's pictures compiled cold, per_run pictures to
 a pdflatex run, twice (byte stability); which fail and why; time per picture; SVG sizes.
 
-    PYTHONPATH=src .venv/bin/python scripts/bench_pictures.py ROOT PICTURES.json \
+    PYTHONPATH=src .venv/bin/python scripts/bench_pictures.py /work/shared/adictml/ADictML_Main.tex \
         [--per-run 1 16] [--jobs 1] [--drop helvet]
 
-ROOT is the dictionary's folder (ADictML_Main.tex, assets/ml_macros.tex); PICTURES.json is the
-dictionary reader's list of pictures: [{"term", "n", "path", "line", "tex"}].
+The dictionary is read by glossary.texdict: its preamble, macro files, and each term's pictures, keyed
+as the build keys them (the terms' texts for \\gls, the files under the dictionary's folder).
 """
 import argparse
 import hashlib
-import json
 import resource
 import statistics
 import sys
@@ -21,10 +20,19 @@ from glossary import pictures
 from glossary.entries import EntryError
 
 
-def preamble_of(root, drop):
-    main = (Path(root) / "ADictML_Main.tex").read_text(encoding="utf-8", errors="replace")
-    macros = (Path(root) / "assets" / "ml_macros.tex").read_text(encoding="utf-8", errors="replace")
-    return pictures.picture_preamble(main.split(r"\begin{document}")[0], macros, drop), macros
+def dictionary(main, drop):
+    """(the pictures' preamble, the pictures keyed, the dictionary's folder, the terms' texts)."""
+    from glossary import texdict
+    read = texdict.load(main)
+    root = read["root"]
+    macro_text = "".join((Path(root) / m).read_text(encoding="utf-8") for m in read["macro_files"])
+    preamble = pictures.picture_preamble(read["preamble"], macro_text, drop)
+    macros = pictures.macro_definitions(macro_text)
+    texts = {e["key"]: e["forms"]["text"] for e in read["entries"].values()}
+    found = [dict(p, term=e["key"], path=e["path"]) for e in read["entries"].values() for p in e["pictures"]]
+    for picture in found:
+        picture["key"] = pictures.key(picture["tex"], preamble, macros, texts, root)
+    return preamble, found, root, texts
 
 
 def digests(cache):
@@ -40,7 +48,7 @@ def child_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def cold_run(found, preamble, root, per_run, jobs):
+def cold_run(found, preamble, root, texts, per_run, jobs):
     """(seconds for the format, wall and CPU seconds for the pictures, failure lines, cache folder's
     digests, svg sizes)."""
     with tempfile.TemporaryDirectory() as cache:
@@ -49,14 +57,14 @@ def cold_run(found, preamble, root, per_run, jobs):
         fmt_s = time.perf_counter() - start
         start, cpu = time.perf_counter(), child_cpu()
         try:
-            pictures.compile_all(found, preamble, root, cache, jobs=jobs, per_run=per_run)
+            pictures.compile_all(found, preamble, root, cache, jobs=jobs, terms=texts, per_run=per_run)
             failed = []
         except EntryError as err:
             failed = str(err).splitlines()
         pics_s, cpu_s = time.perf_counter() - start, child_cpu() - cpu
         start = time.perf_counter()
         try:  # warm: only the failing pictures (never cached) compile again
-            pictures.compile_all(found, preamble, root, cache, jobs=jobs, per_run=per_run)
+            pictures.compile_all(found, preamble, root, cache, jobs=jobs, terms=texts, per_run=per_run)
         except EntryError:
             pass
         print(f"  warm cache: {time.perf_counter() - start:.2f} s")
@@ -68,23 +76,18 @@ def cold_run(found, preamble, root, per_run, jobs):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("root")
-    parser.add_argument("pictures")
+    parser.add_argument("main", help="the dictionary's main .tex file")
     parser.add_argument("--per-run", type=int, nargs="+", default=[1, pictures.PER_RUN])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--drop", nargs="*", default=[], help="packages this TeX Live lacks (e.g. helvet)")
     args = parser.parse_args()
-    preamble, macro_text = preamble_of(args.root, args.drop)
-    macros = pictures.macro_definitions(macro_text)
-    found = json.loads(Path(args.pictures).read_text())
-    for picture in found:
-        picture["key"] = pictures.key(picture["tex"], preamble, macros)
+    preamble, found, root, texts = dictionary(args.main, args.drop)
     axes = sum("begin{axis}" in p["tex"] or "begin{groupplot}" in p["tex"] for p in found)
     print(f"pictures: {len(found)} ({axes} pgfplots), distinct keys: {len({p['key'] for p in found})}")
     runs = {}
     for per_run in args.per_run:
         for attempt in (1, 2):
-            fmt_s, pics_s, cpu_s, failed, sums, sizes = cold_run(found, preamble, args.root, per_run, args.jobs)
+            fmt_s, pics_s, cpu_s, failed, sums, sizes = cold_run(found, preamble, root, texts, per_run, args.jobs)
             runs.setdefault(per_run, []).append(sums)
             done = len(sizes)
             print(f"per_run={per_run} jobs={args.jobs} run {attempt}: format {fmt_s:.2f} s, pictures {pics_s:.1f} s "

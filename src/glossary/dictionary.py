@@ -118,8 +118,9 @@ def as_model(term, root):
     that jobs in any folder find it)."""
     fields = {k: v for k, v in term.items() if k not in (
         "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "refs")}
-    return glossary_entries.model(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]), line=term["line"],
-                                  body=term["body"], body_format=term["format"], body_line=term["body_line"],
+    return glossary_entries.model(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
+                                  line=term["line"], body=term["body"], body_format=term["format"],
+                                  body_line=term["body_line"],
                                   forms=term["forms"], section=term["section"], pictures=term.get("pictures", []),
                                   refs=term.get("refs", []))
 

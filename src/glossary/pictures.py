@@ -272,6 +272,21 @@ def document(preamble, pictures, terms=None):
     return "\n".join(lines + [r"\end{document}", ""]), starts
 
 
+# The Debian packages of what Debian 12's TeX Live base lacks and the dictionary's preamble loads.
+DEBIAN = {"algorithm.sty": "texlive-science", "algpseudocode.sty": "texlive-science",
+          "IEEEtrantools.sty": "texlive-publishers", "phv": "texlive-fonts-recommended",
+          "ptm": "texlive-fonts-recommended", "pcr": "texlive-fonts-recommended"}
+
+
+def debian_hint(message):
+    """'; install Debian's <package>: ...' for a missing package file or PostScript font (phvr8t: phv)."""
+    missing = re.search(r"File `([^']+)' not found|=(p[a-z]{2})[a-z0-9]* not loadable", message)
+    package = missing and DEBIAN.get(missing.group(1) or missing.group(2))
+    if package:
+        return f"; install Debian's {package}: apt-get install {package}"
+    return latex.missing_file_hint(message)
+
+
 def compile_format(preamble, fmt_path, root):
     """The preamble dumped as a pdflatex format (mylatexformat), `root` searched for its packages."""
     with tempfile.TemporaryDirectory() as work:
@@ -283,8 +298,9 @@ def compile_format(preamble, fmt_path, root):
             latex.run_pdflatex(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
                                tex, Path(work) / "format.log", out, "pictures", inputs=[root])
         except latex.LatexError as err:
-            raise EntryError(f"the pictures' preamble does not compile: {str(err).splitlines()[0]}; fix the "
-                             f"main file's preamble or the macro file") from None
+            message = str(err).splitlines()[0]
+            raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; or fix "
+                             f"the main file's preamble or the macro file") from None
         tmp = Path(f"{fmt_path}.{os.getpid()}.tmp")
         shutil.copyfile(out / "pictures.fmt", tmp)
         os.replace(tmp, fmt_path)

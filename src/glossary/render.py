@@ -132,7 +132,7 @@ def resolve(value, fmt):
         return references_in(value, fmt)
     if isinstance(value, dict) and value.get("t") == "Span" and "figure-label" in value["c"][0][1] and fmt != "html":
         return prose.node("Span", [["", [], []], []])
-    if isinstance(value, dict) and value.get("t") == "Link" and "citation" in value["c"][0][1] and fmt == "latex":
+    if fmt == "latex" and isinstance(value, dict) and value.get("t") == "Link" and "citation" in value["c"][0][1]:
         target = value["c"][2][0].lstrip("#")
         return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\protect\\hyperlink{{{target}}}{{"]),
                                                  *value["c"][1], prose.node("RawInline", ["latex", "}"])]])

@@ -37,11 +37,9 @@ Why each step:
 import html as html_lib
 import json
 import re
-import tempfile
-from pathlib import Path
 
 from glossary.entries import EntryError
-from glossary.prose import for_format, math_failures, node, run_pandoc
+from glossary.prose import node, run_pandoc
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
 # The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by write_html.

@@ -77,8 +77,8 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
 def format_source(template_dir, tex_path):
     """The preamble every entry PDF shares, as a document to dump as a format (rule print_format)."""
     text = environment(template_dir).get_template("preamble.tex.j2").render()
-    Path(tex_path).write_text(text.rstrip("\n") + "\n\\csname endofdump\\endcsname\n\\begin{document}\n\\end{document}\n",
-                              encoding="utf-8")
+    end = "\\csname endofdump\\endcsname\n\\begin{document}\n\\end{document}\n"
+    Path(tex_path).write_text(text.rstrip("\n") + "\n" + end, encoding="utf-8")
 
 
 def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
@@ -86,7 +86,6 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
     """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
     of everything it is made of (its document, the figures it includes, the packages), so that a
     batch that reruns compiles only the entries whose PDF would change."""
-    import hashlib
     import shutil
 
     from glossary import dictionary
@@ -105,14 +104,18 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                                   params["site_terms"])
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
-        key = dictionary.content_key(document, packages, hashlib.sha256(Path(fmt).read_bytes()).hexdigest() if fmt else "",
-                                     [hashlib.sha256(p.read_bytes()).hexdigest() for p in included])
+        key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included])
         cached = Path(cache) / f"{key}.pdf"
         if not cached.is_file():
             latex.compile_pdf(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
                               fmt=fmt, passes=1, inputs=package_dirs)
             cached.with_suffix(".tmp.pdf").replace(cached)
         shutil.copyfile(cached, pdf_path)
+
+
+def digest(path):
+    import hashlib
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def included_files(tex):
