@@ -134,8 +134,8 @@ def resolve(value, fmt):
         return prose.node("Span", [["", [], []], []])
     if fmt == "latex" and isinstance(value, dict) and value.get("t") == "Link" and "citation" in value["c"][0][1]:
         target = value["c"][2][0].lstrip("#")
-        return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\protect\\hyperlink{{{target}}}{{"]),
-                                                 *value["c"][1], prose.node("RawInline", ["latex", "}"])]])
+        opening = prose.node("RawInline", ["latex", f"\\protect\\hyperlink{{{target}}}{{"])
+        return prose.node("Span", [["", [], []], [opening, *value["c"][1], prose.node("RawInline", ["latex", "}"])]])
     if isinstance(value, dict):
         if value.get("t") in ("Image", "Link"):
             attr, content, (url, title) = value["c"]
