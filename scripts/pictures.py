@@ -17,7 +17,8 @@ macros = pictures.macro_definitions(pictures.split_preamble(preamble)[1])
 todo = []
 for e in entries:
     for pic in e["pictures"]:
-        todo.append(dict(pic, term=e["key"], path=e["path"], key=pictures.key(pic["tex"], preamble, macros, texts)))
+        todo.append(dict(pic, term=e["key"], path=e["path"], key=pictures.key(pic["tex"], preamble, macros, texts,
+                                                                                      root=params["root"])))
 done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads,
                             terms=texts)
 terms = Path(params["site_terms"])

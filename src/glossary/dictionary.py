@@ -22,6 +22,10 @@ from glossary import jsonio
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
+# What the ```tikz pictures of Markdown entries are drawn with (a LaTeX dictionary's own preamble
+# serves its pictures).
+MARKDOWN_PICTURE_PREAMBLE = ("\\documentclass[10pt]{article}\n\\usepackage{amsmath,amssymb}\n\\usepackage{tikz}\n"
+                             "\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.18}\n")
 
 
 def load(config, repo):
@@ -60,11 +64,12 @@ def load(config, repo):
             "root": str(repo),
             "macro_files": [],
             "bibliography": config.get("bibliography"),
-            "preamble": "",
+            "preamble": MARKDOWN_PICTURE_PREAMBLE,
             "unknown": [],
             "labels": {},
             "demos": {},
         }
+    attach_demos(loaded)
     loaded["cited"] = check_citations(loaded)
     loaded["batches"] = batches(loaded["entries"], config.get("batch_size", 48))
     return loaded
@@ -88,10 +93,9 @@ def citations_of(entry):
     else:
         from glossary import xref
         text = xref.without_code(body)
-        for bracket in re.finditer(r"\[[^\[\]]*@[^\[\]]*\]", text):
-            line = body.count("\n", 0, bracket.start()) + 1
-            found += [{"key": m.group(1), "path": entry["path"], "line": line, "term": entry["key"]}
-                      for m in MARKDOWN_CITE.finditer(bracket.group(0))]
+        for m in MARKDOWN_CITE.finditer(text):
+            line = entry["body_line"] + text.count("\n", 0, m.start())
+            found.append({"key": m.group(1), "path": entry["path"], "line": line, "term": entry["key"]})
     return found
 
 
@@ -111,6 +115,10 @@ def check_citations(loaded):
             "file (or bibliography: to config.yaml) or remove the citation")
     citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
     return sorted({c["key"] for c in cites})
+
+
+def attach_demos(loaded):
+    """The demos a dictionary's YAML file gives its terms (`demos:`), in the entries' model."""
 
 
 def as_model(term, root):

@@ -238,7 +238,40 @@ def load_entry(folder, schema):
         check_figures(meta, md)
         check_data(meta, md)
         meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
-    return model(meta, slug=folder.name, path=str(md), body=body, body_format="markdown")
+    return model(meta, slug=folder.name, path=str(md), body=body, body_format="markdown",
+                 body_line=len(md.read_text(encoding="utf-8").split("\n")) - len(body.split("\n")) + 1,
+                 pictures=tikz_pictures(body))
+
+
+TIKZ_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*tikz\s*$")
+PICTURE_FIELD = re.compile(r"^%\s*(caption|label):\s*(.*)$")
+
+
+def tikz_pictures(body):
+    """The pictures of a Markdown entry: each fenced block of info string `tikz` (a tikzpicture's
+    body or a whole tikzpicture), its `% caption:` and `% label:` comment lines taken out, numbered
+    in order, with its line in the body (prose.py's reader turns the same blocks into figures)."""
+    pictures, lines, i = [], body.split("\n"), 0
+    while i < len(lines):
+        m = TIKZ_FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        start, code, fields = i, [], {}
+        i += 1
+        while i < len(lines) and not lines[i].strip().startswith(m.group(1)):
+            field = PICTURE_FIELD.match(lines[i].strip())
+            if field and not code:
+                fields[field.group(1)] = field.group(2).strip()
+            else:
+                code.append(lines[i])
+            i += 1
+        tex = "\n".join(code).strip("\n")
+        if "\\begin{tikzpicture}" not in tex:
+            tex = "\\begin{tikzpicture}\n" + tex + "\n\\end{tikzpicture}"
+        pictures.append({"n": len(pictures) + 1, "tex": tex, "line": start + 1, **fields})
+        i += 1
+    return pictures
 
 
 def model(meta, *, slug, path, body, body_format, key=None, forms=None, section="main", line=1,

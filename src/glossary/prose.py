@@ -34,11 +34,12 @@ import jinja2.sandbox
 from glossary.entries import EntryError, split_front_matter
 
 # Raw HTML off (shown as text); raw TeX on, for the macro definitions (undone in the AST pass);
-# no smart quotes, citations, metadata blocks or title blocks: what the author typed is what shows;
+# citations ([@key], @key) read as pandoc's; no smart quotes, metadata blocks or title blocks: what the
+# author typed is what shows;
 # no attribute syntax ({onclick=...} on a div, span, link, heading or code), which the HTML writer
 # would copy onto the element.
 READER = ("markdown+raw_tex+latex_macros+tex_math_dollars+wikilinks_title_after_pipe"
-          "-raw_html-raw_attribute-auto_identifiers-smart-citations-yaml_metadata_block-pandoc_title_block"
+          "-raw_html-raw_attribute-auto_identifiers-smart-yaml_metadata_block-pandoc_title_block"
           "-implicit_figures-native_divs-native_spans-fenced_divs-bracketed_spans-link_attributes"
           "-header_attributes-fenced_code_attributes-inline_code_attributes-markdown_attribute")
 WRITERS = {

@@ -28,7 +28,24 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 def parse_markdown(entry, facts, macros):
     body = prose.fill(entry["body"], facts, entry["path"])
-    return prose.parse(body, macros)["blocks"]
+    return tikz_figures(prose.parse(body, macros)["blocks"], entry["pictures"])
+
+
+def tikz_figures(blocks, pictures):
+    """A Markdown entry's ```tikz blocks as the figures of its compiled pictures (in order, as
+    glossary.entries.tikz_pictures numbered them), each with its caption and label."""
+    found = iter(pictures)
+    out = []
+    for b in blocks:
+        if b["t"] == "CodeBlock" and "tikz" in b["c"][0][1]:
+            picture = next(found)
+            caption = prose.words(picture.get("caption", ""))
+            image = prose.node("Image", [["", [], []], [], [f"picture:{picture['n']}", ""]])
+            out.append(prose.node("Figure", [[picture.get("label", ""), [], []], [None, [prose.node("Plain", caption)]],
+                                             [prose.node("Plain", [image])]]))
+        else:
+            out.append(b)
+    return out
 
 
 def parse_all(entries, facts, context):
