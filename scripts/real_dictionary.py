@@ -6,9 +6,9 @@ Learning) with its known mistakes fixed, for `make bench` and for looking at the
 The sources are copied as their authors keep them; then, each told on the terminal:
 - ADictML_Regulation.tex, term aisystem: \\cite{AIact} -> \\cite{AIAct} (the record's key; the build
   stops on the unknown key otherwise);
-- three pgfplots plots read CSV files that the shared subset of the authors' repository does not hold
-  (assets/FMIData1.csv, finland_border.csv, fmi_stations_subset.csv): those \\addplot lines are
-  commented out, so the pictures show their axes without those data.
+- two pgfplots pictures read CSV files that the shared subset of the authors' repository does not hold
+  (assets/FMIData1.csv, finland_border.csv, fmi_stations_subset.csv): they get header-only files, so
+  those pictures show their axes and labels without the data points.
 DEST/dictionary.yaml names the main file and adds what it cannot say: title, address, the authors'
 attribution and license, and the demos of the terms acc and auc (the authors' own scripts).
 """
@@ -20,11 +20,10 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "adictml"
 FIXES = [
     ("ADictML_Regulation.tex", r"\\cite\{AIact\}", r"\\cite{AIAct}", "the cited record's key is AIAct"),
-    ("ADictML_CoreML.tex", r"^([^%\n]*\\addplot[^\n]*\{assets/FMIData1\.csv\};)", r"% \1",
-     "assets/FMIData1.csv is not in the shared subset"),
-    ("ADictML_Math.tex", r"^([^%\n]*\] table [^\n]*\{assets/(?:finland_border|fmi_stations_subset)\.csv\};)", r"% \1",
-     "the map's CSV files are not in the shared subset"),
 ]
+# Data files the pictures read that the shared subset lacks: their header lines only.
+MISSING_DATA = {"assets/FMIData1.csv": "mintmp;maxtmp\n", "assets/finland_border.csv": "lon,lat\n",
+                "assets/fmi_stations_subset.csv": "lon,lat\n"}
 CONFIG = """\
 # The real dictionary, as make bench and the looking build it (scripts/real_dictionary.py).
 main: ADictML_Main.tex
@@ -51,6 +50,10 @@ def prepare(dest, source=SHARED):
             raise SystemExit(f"{name}: the fix '{why}' found nothing to change; the sources moved")
         path.write_text(text, encoding="utf-8")
         print(f"fixed {name} ({count}x): {why}", file=sys.stderr)
+    for name, header in MISSING_DATA.items():
+        if not (dest / name).exists():
+            (dest / name).write_text(header, encoding="utf-8")
+            print(f"added {name} (its header only): not in the shared subset", file=sys.stderr)
     (dest / "dictionary.yaml").write_text(CONFIG, encoding="utf-8")
     return dest / "dictionary.yaml"
 
