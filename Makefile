@@ -31,11 +31,11 @@ slurm: setup $(SLURM_LIB)/.installed
 # A live preview for editors on 127.0.0.1 (docs/preview.md); it never writes site/.
 PORT ?= 8000
 serve: setup
-	@PYTHONPATH=src $(PY) -m glossary.preview --port $(PORT) --cores $(CORES)
+	@PYTHONPATH=src $(PY) -m glossary.preview --port $(PORT) --cores $(CORES) $(DICTIONARY_ARGS)
 
 # Rebuild from a clean clone in a temporary folder and compare with site.manifest.json.
 verify: setup
-	@PYTHONPATH=src $(PY) scripts/verify.py --format $(FORMAT)
+	@PYTHONPATH=src $(PY) scripts/verify.py --format $(FORMAT) $(if $(SOURCE),--source "$(SOURCE)")
 
 # The site's links (checked by every build): the count, and the addresses that leave the site, not fetched.
 links: site
@@ -43,7 +43,7 @@ links: site
 
 # After an intended change of the site's bytes: rewrite site.manifest.json from site/.
 manifest: site
-	@PYTHONPATH=src $(PY) scripts/verify.py --update
+	@PYTHONPATH=src $(PY) scripts/verify.py --update $(if $(SOURCE),--source "$(SOURCE)" --site "$(or $(OUT),.)/site")
 
 new-entry: setup
 	@PYTHONPATH=src $(PY) scripts/new_entry.py "$(NAME)"

@@ -252,15 +252,31 @@ def copy_sources(repo, dst):
     return dst
 
 
-def rebuild(repo, work, cores="2", python=sys.executable):
-    """Copy the sources of `repo` to `work` and build and publish there, as `make site` does.
+def rebuild(repo, work, cores="2", python=sys.executable, source=None):
+    """Copy the sources of `repo` to `work` and build and publish there, as `make site` does (with
+    `source`, a dictionary kept elsewhere: built into work/out, as `make site SOURCE= OUT=` does).
     Returns (ok, output)."""
     copy_sources(repo, work)
     env = dict(os.environ, PYTHONPATH=str(Path(work) / "src"))
     env.pop("SNAKEMAKE_OUTPUT_CACHE", None)      # recompute everything: no trained results from a cache
-    run = subprocess.run([python, "-m", "glossary.build", "--cores", str(cores)], cwd=work, env=env, check=False,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    extra = ["--source", str(source), "--out", str(Path(work) / "out")] if source else []
+    run = subprocess.run([python, "-m", "glossary.build", "--cores", str(cores), *extra], cwd=work, env=env,
+                         check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return run.returncode == 0, run.stdout
+
+
+def source_manifest(source):
+    """Where a dictionary kept elsewhere keeps its manifest: the `manifest:` of its YAML file."""
+    from glossary import entries, texdict
+    source = Path(source)
+    if source.suffix not in (".yaml", ".yml"):
+        raise entries.EntryError(f"SOURCE={source}: a main .tex file names no manifest; point SOURCE at the "
+                                 "dictionary's YAML file, with `manifest: <path>` in it")
+    config = texdict.read_config(source)
+    if not config.get("manifest"):
+        raise entries.EntryError(f"{source}: manifest: missing; add `manifest: site.manifest.json` (a path "
+                                 "relative to the YAML file) for make verify and make manifest")
+    return Path(config["manifest"])
 
 
 # --- the platform -----------------------------------------------------------------
@@ -361,6 +377,8 @@ def main(argv=None, repo_default=None):
                         help="with --update: the site to describe; without: compare this site "
                              "instead of rebuilding")
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
+    parser.add_argument("--source", type=Path, default=None,
+                        help="a dictionary kept elsewhere: its YAML file, whose `manifest:` is the manifest")
     parser.add_argument("--keep", type=Path, default=None,
                         help="rebuild in this (new or empty) folder and keep it, instead of a temporary one")
     parser.add_argument("--format", choices=FORMATS, default="text",
@@ -369,6 +387,14 @@ def main(argv=None, repo_default=None):
                              "to standard output, whatever the outcome")
     args = parser.parse_args(argv)
     repo = args.repo.resolve()
+    source = args.source.resolve() if args.source else None
+    if source and args.manifest is None:
+        from glossary.entries import EntryError
+        try:
+            args.manifest = source_manifest(source)
+        except EntryError as err:
+            print(f"verify: {err}", file=sys.stderr)
+            return 2
     manifest_path = args.manifest or repo / MANIFEST
     name = manifest_path.name if args.manifest is None else str(manifest_path)
 
@@ -396,17 +422,17 @@ def main(argv=None, repo_default=None):
         return _report(compare(manifest, args.site), name, repo, args.format)
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
-        return _rebuild_and_compare(repo, args.keep, manifest, name, args.cores, args.format)
+        return _rebuild_and_compare(repo, args.keep, manifest, name, args.cores, args.format, source)
     with tempfile.TemporaryDirectory(prefix="glossary-verify-") as tmp:
-        return _rebuild_and_compare(repo, Path(tmp) / "glossary", manifest, name, args.cores, args.format)
+        return _rebuild_and_compare(repo, Path(tmp) / "glossary", manifest, name, args.cores, args.format, source)
 
 
-def _rebuild_and_compare(repo, work, manifest, name, cores, fmt="text"):
+def _rebuild_and_compare(repo, work, manifest, name, cores, fmt="text", source=None):
     # With a report for machines on standard output, the progress goes to standard error.
     print(f"verify: clean build of {repo.name} in a temporary folder ...", flush=True,
           file=sys.stdout if fmt == "text" else sys.stderr)
     try:
-        ok, output = rebuild(repo, work, cores)
+        ok, output = rebuild(repo, work, cores, source=source)
     except (OSError, RuntimeError) as err:
         print(f"verify: cannot copy the sources: {err}", file=sys.stderr)
         return 2
@@ -424,7 +450,7 @@ def _rebuild_and_compare(repo, work, manifest, name, cores, fmt="text"):
                             + output.rstrip().splitlines()[-BUILD_TAIL:] + ["```"]
                             + _markdown_platform(platform)))
         return 2
-    return _report(compare(manifest, Path(work) / "site"), name, repo, fmt)
+    return _report(compare(manifest, Path(work) / ("out/site" if source else "site")), name, repo, fmt)
 
 
 def _report(report, name, repo, fmt="text"):
