@@ -267,6 +267,13 @@ class Sources:
             return None
         return slug if slug in self.meta and self.meta[slug] == meta else None
 
+    def path_of(self, slug):
+        return f"{self.entries_dir}/{slug}/entry.md"
+
+    def folders(self):
+        """The folders to watch, recursively."""
+        return [self.root / f for f in (self.entries_dir, *SOURCES) if (self.root / f).is_dir()]
+
     def classify(self, paths):
         """(slugs whose prose alone changed, paths that need a build) for the changed paths."""
         prose, build = set(), set()
@@ -283,6 +290,166 @@ class Sources:
         return prose, build
 
 
+class TexSources:
+    """A LaTeX dictionary's sources (glossary.stamp.source_roots) and this repository's, as of the last
+    build, to tell a save that changed descriptions only from the rest.
+
+    At each build's start it reads the whole dictionary (glossary.texdict, about 0.6 s) and keeps, per
+    glossary file, each term's options as written; a save of a glossary file is then read alone: its
+    terms' options are compared with those, and only a term whose description differs is scanned
+    again (texdict's Reader.entry), so that a save costs one file's parse, not the dictionary's."""
+
+    def __init__(self, repo, source):
+        from glossary import stamp
+        self.repo, self.source = Path(repo), Path(source).resolve()
+        self.roots = stamp.source_roots(self.repo, self.source)
+        self.hashes = {}    # absolute path -> sha256, when the last build started
+        self.meta = None    # the dictionary as the last good build read it (None: no good build yet)
+        self.models = {}    # slug -> the model to render, from the last classify()
+        self.dirty = {}     # glossary file -> the slugs whose description differs from the last build's
+
+    def folders(self):
+        """The folders to watch, recursively: this repository's code and the dictionary's folders."""
+        found = [self.repo / f for f in SOURCES if (self.repo / f).is_dir()]
+        return found + sorted({Path(folder) for folder, _ in self.roots[1:]})
+
+    def files(self):
+        from glossary import stamp
+        return [Path(folder) / rel for folder, names in self.roots for rel in stamp.files(folder, names)]
+
+    def snapshot(self):
+        """(hashes, the dictionary's reading) as a build starting now sees them; the reading is None when
+        the dictionary does not read (the build tells the mistake)."""
+        from glossary.entries import EntryError
+        hashes = {str(p): digest(p) for p in self.files()}
+        try:
+            meta = read_baseline(self.source)
+        except (EntryError, OSError, UnicodeDecodeError, ValueError):
+            meta = None
+        return hashes, meta
+
+    def classify(self, paths):
+        """(slugs whose description alone changed, paths that need a build) for the changed paths; the
+        slugs' models to render are left in self.models."""
+        from glossary import dictionary, jsonio
+        prose, build = set(), set()
+        for path in paths:
+            path = Path(path).resolve()
+            key, rel = str(path), self.glossary_file(path)
+            if rel is None:
+                if digest(path) != self.hashes.get(key):     # not a file saved unchanged, nor a temp file
+                    build.add(key)
+                continue
+            changed = description_changes(self.meta, rel, path)
+            if changed is None:
+                build.add(key)
+                continue
+            reverted, self.dirty[rel] = self.dirty.get(rel, set()) - set(changed), set(changed)
+            for slug in reverted:   # a description edited and then put back: its page is the last build's again
+                changed[slug] = jsonio.read(Path(dictionary.snapshot_path(slug)))
+            prose |= set(changed)
+            self.models.update(changed)
+        return prose, build
+
+    def path_of(self, slug):
+        model = self.models.get(slug)
+        return model["path"] if model else str(self.source)
+
+    def glossary_file(self, path):
+        """path relative to the dictionary's folder when it is one of its glossary files, else None."""
+        if self.meta is None:
+            return None
+        try:
+            rel = path.relative_to(self.meta["root"]).as_posix()
+        except ValueError:
+            return None
+        return rel if rel in self.meta["files"] else None
+
+
+def read_baseline(source):
+    """The dictionary at a build's start: {"root", "reader", "declared", "files": {glossary file:
+    {key: its options as (name, value) pairs}}, "terms": {key: texdict's term}, "labels", "cited"}."""
+    from glossary import dictionary, texdict
+    source = Path(source)
+    main = Path(texdict.read_config(source)["main"]) if source.suffix in (".yaml", ".yml") else source
+    reader = texdict.Reader(main)
+    read = reader.read()
+    declared = texdict.read_main(main, main.parent)[2]
+    files = {rel: options_by_key(texdict.Source(main.parent / rel, rel)) for rel in read["glossary_files"]}
+    terms = {t["key"]: t for t in read["entries"].values()}
+    cited = {k.strip() for t in terms.values() for m in dictionary.LATEX_CITE.finditer(t["body"])
+             for k in m.group(1).split(",")}
+    return {"root": main.parent, "reader": reader, "declared": declared, "files": files, "terms": terms,
+            "labels": read["labels"], "cited": cited}
+
+
+def options_by_key(src):
+    """{key: ((option, value), ...)} of one glossary file's terms, as written (offsets left out)."""
+    from glossary import texdict
+    return {key: tuple((name, value) for name, value, _ in options) for key, _, options in texdict.entries_of(src)}
+
+
+# What a description's scan gives that no other term's page or job may depend on, unless it changes.
+SAME = ("title", "forms", "section", "see_also")
+
+
+def description_changes(meta, rel, path):
+    """{slug: model to render} of the terms of glossary file `rel` whose description alone changed since
+    the last good build (an empty dict: none), or None when the save needs a build: a term added,
+    removed or renamed, another option changed, a picture, graphic, label or "See also" changed, a
+    \\gls key or label or citation the last build did not have, or a file that does not read."""
+    from glossary import dictionary, jsonio, texdict
+    from glossary.entries import EntryError
+    try:
+        src = texdict.Source(path, rel)
+        found = texdict.entries_of(src)
+    except (EntryError, OSError, UnicodeDecodeError):
+        return None
+    before = meta["files"][rel]
+    if sorted(k for k, _, _ in found) != sorted(before):
+        return None
+    changed = {}
+    for key, at, options in found:
+        now = tuple((name, value) for name, value, _ in options)
+        if now == before[key]:
+            continue
+        if [o for o in now if o[0] != "description"] != [o for o in before[key] if o[0] != "description"]:
+            return None
+        try:
+            term, body = meta["reader"].entry(src, key, at, options, meta["declared"])
+        except EntryError:
+            return None
+        old = meta["terms"][key]
+        term["see_also"] = [texdict.slug_of(k) for k in term["see_also"]]
+        if not same_term(term, old, body, meta):
+            return None
+        model = jsonio.read(Path(dictionary.snapshot_path(old["slug"])))
+        model.update(body=term["body"], line=term["line"], body_line=term["body_line"],
+                     pictures=term["pictures"], graphics=term["graphics"])
+        changed[old["slug"]] = model
+    return changed
+
+
+def same_term(term, old, body, meta):
+    """True when the term read now differs from the last build's in its description's text alone."""
+    from glossary import dictionary
+
+    def placed(items):
+        return [{k: v for k, v in item.items() if k != "line"} for item in items]     # lines move with edits
+
+    if any(term[f] != old[f] for f in SAME):
+        return False
+    if placed(term["pictures"]) != placed(old["pictures"]) or placed(term["graphics"]) != placed(old["graphics"]):
+        return False
+    labels = {name: {"slug": old["slug"], "kind": kind, "number": number} for name, _, kind, number in body.labels}
+    if labels != {n: v for n, v in meta["labels"].items() if v["slug"] == old["slug"]}:
+        return False
+    if any(name not in meta["terms"] for name, _ in body.gls) or any(n not in meta["labels"] for n, _, _ in body.refs):
+        return False
+    cites = {k.strip() for m in dictionary.LATEX_CITE.finditer(term["body"]) for k in m.group(1).split(",")}
+    return cites <= meta["cited"]
+
+
 # --- the preview ---------------------------------------------------------------------------
 
 def say(line):
@@ -290,11 +457,19 @@ def say(line):
 
 
 class Preview:
-    def __init__(self, root=".", cores=2):
+    """The server, the watcher and the builder of `make serve`: root is the build's folder (results/,
+    the working folder), repo this repository, source a LaTeX dictionary's main .tex or YAML file (None:
+    the Markdown entries under config.yaml's entries_dir)."""
+
+    def __init__(self, root=".", cores=2, source=None, repo=None):
         import yaml
         self.root = Path(root)
-        config = yaml.safe_load((self.root / "config.yaml").read_text(encoding="utf-8"))
-        self.sources = Sources(self.root, config["entries_dir"])
+        self.repo = Path(repo) if repo else self.root
+        self.source = str(Path(source).resolve()) if source else None
+        config = yaml.safe_load((self.repo / "config.yaml").read_text(encoding="utf-8"))
+        self.config = config
+        self.sources = TexSources(self.repo, self.source) if source else Sources(self.repo, config["entries_dir"])
+        self.dictionary = None      # a LaTeX dictionary's render context, read at its first fast render
         self.cores = cores
         self.hub = Hub()
         self.stop = threading.Event()
@@ -352,7 +527,7 @@ class Preview:
         waiting = False
         while True:
             try:
-                outcome = build.run_snakemake(cores=self.cores, on_event=on_event)
+                outcome = build.run_snakemake(cores=self.cores, on_event=on_event, source=self.source)
                 break
             except build.BuildBusy as err:
                 if not waiting:
@@ -374,6 +549,7 @@ class Preview:
             return
         self.build_error = None
         self.sources.meta = meta
+        self.sources.dirty, self.dictionary = {}, None     # the overlay goes; the results are new
         clear_overlay(self.root)
         say(f"built in {took:.1f} s")
         self.hub.publish("ok")
@@ -389,27 +565,43 @@ class Preview:
     def _render(self, slugs):
         from glossary.entries import EntryError
         done, errors = [], []
-        for slug in sorted(slugs):
+        # a LaTeX dictionary's changed terms in one batch (one pandoc run); a Markdown entry one by one
+        groups = [sorted(slugs)] if self.source and slugs else [[slug] for slug in sorted(slugs)]
+        for group in groups:
             started = time.monotonic()
             try:
-                html = self.page_html(slug)
+                pages = self.pages_html(group)
             except EntryError as err:
                 say(f"error: {err}")
                 errors.append(str(err))
                 continue
             except Exception as err:   # noqa: BLE001 - Snakemake's own run tells what went wrong, in its words
-                say(f"{slug}: the page could not be rendered here ({type(err).__name__}); building instead")
-                self.request_build([f"{self.sources.entries_dir}/{slug}/entry.md"])
+                say(f"{', '.join(group)}: the page could not be rendered here ({type(err).__name__}: {err}); "
+                    "building instead")
+                self.request_build([self.sources.path_of(slug) for slug in group])
                 continue
-            write_atomic(self.root / OVERLAY / "terms" / f"{slug}.html", html)
-            done.append(f"/terms/{slug}.html")
-            say(f"{slug}: page rendered in {(time.monotonic() - started) * 1000:.0f} ms (prose only)")
+            for slug in group:
+                write_atomic(self.root / OVERLAY / "terms" / f"{slug}.html", pages[slug])
+                done.append(f"/terms/{slug}.html")
+            say(f"{', '.join(group)}: {'page' if len(group) == 1 else f'{len(group)} pages'} rendered in "
+                f"{(time.monotonic() - started) * 1000:.0f} ms (prose only)")
         if errors or (done and self.build_error):     # a failed build's account stays until a build succeeds
             self.hub.publish("error", {"lines": errors + (self.build_error or [])})
         elif done:
             self.hub.publish("ok")      # a prose mistake shown before is fixed
         if done:
             self.hub.publish("reload", {"pages": done})
+
+    def pages_html(self, slugs):
+        """{slug: its page's HTML} from the prose as it is now."""
+        if not self.source:
+            return {slug: self.page_html(slug) for slug in slugs}
+        from glossary import pagejob
+        if self.dictionary is None:
+            self.dictionary = dictionary_context(self.source, self.config, self.repo)
+        d = self.dictionary
+        return pagejob.dictionary_pages([self.sources.models[s] for s in slugs], d["context"], d["catalog"],
+                                        d["site"], self.repo)
 
     def page_html(self, slug):
         """pagejob.preview_page(slug), keeping the page job while the same entry is edited: a prose edit
@@ -436,6 +628,12 @@ class Preview:
     def warm_up(self):
         """Import the page's libraries now, and render one page unseen, so the first edit is quick."""
         with contextlib.suppress(Exception):
+            if self.source:     # a term's page from its last build's model, written nowhere
+                from glossary import dictionary, jsonio
+                slug = sorted(p.stem for p in (self.root / dictionary.SNAPSHOTS).glob("*.json"))[0]
+                self.sources.models.setdefault(slug, jsonio.read(self.root / dictionary.snapshot_path(slug)))
+                self.pages_html([slug])
+                return
             slug = next(iter(sorted(self.sources.meta or {})), None)
             if slug:
                 self.page_html(slug)
@@ -445,10 +643,10 @@ class Preview:
     def watch(self, changes):
         """Feed changes (sets of paths) from watchfiles into the queue until stopped."""
         import watchfiles
-        folders = [str(self.root / f) for f in (self.sources.entries_dir, *SOURCES) if (self.root / f).is_dir()]
-        # A second, flat watch of the root for config.yaml and Snakefile: an editor that saves by renaming
-        # replaces the file a file watch would hold.
-        top = {str((self.root / f).resolve()) for f in TOP_FILES}
+        folders = [str(f) for f in self.sources.folders()]
+        # A second, flat watch of the repository for config.yaml and Snakefile: an editor that saves by
+        # renaming replaces the file a file watch would hold.
+        top = {str((self.repo / f).resolve()) for f in TOP_FILES}
 
         def run(paths, recursive, keep=None):
             for batch in watchfiles.watch(*paths, recursive=recursive, stop_event=self.stop, **WATCH):
@@ -457,7 +655,7 @@ class Preview:
                     changes.put(paths)
 
         threads = [threading.Thread(target=run, args=(folders, True), daemon=True),
-                   threading.Thread(target=run, args=([str(self.root)], False, top), daemon=True)]
+                   threading.Thread(target=run, args=([str(self.repo)], False, top), daemon=True)]
         for t in threads:
             t.start()
         return threads
@@ -517,6 +715,21 @@ class Preview:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGINT)
             self.builder.join()
+
+
+def dictionary_context(source, config, repo):
+    """What a LaTeX dictionary's fast render needs of the last good build, read once per build:
+    {"context": render_batch's context, "catalog": results/catalog.json, "site": the page's
+    parameters {"title", "base_url", "site", "colab_prefix"} as workflow/rules/common.smk sets them}."""
+    from glossary import jsonio, pagejob, texdict
+    extra = texdict.read_config(Path(source)) if Path(source).suffix in (".yaml", ".yml") else {}
+    main = Path(extra.get("main", source))
+    macro_files = [main.parent / rel for rel in texdict.Reader(main).read()["macro_files"]]
+    site = {"title": extra.get("title") or config["site_title"], "base_url": extra.get("url", ""),
+            "site": {k: extra[k] for k in ("attribution", "license") if extra.get(k)},
+            "colab_prefix": config["colab_prefix"]}
+    return {"context": pagejob.dictionary_context(macro_files, repo),
+            "catalog": jsonio.read(Path("results/catalog.json")), "site": site}
 
 
 def children():
@@ -645,10 +858,23 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--cores", default=os.environ.get("CORES", "2"))
+    parser.add_argument("--source", default=os.environ.get("SOURCE") or None,
+                        help="a dictionary's glossaries-extra main .tex file, or a YAML file naming one")
+    parser.add_argument("--out", default=os.environ.get("OUT") or None,
+                        help="the folder to build in (results/ and logs/ there); default: this repository")
     args = parser.parse_args(argv)
+    from glossary.build import REPO
+    source = str(Path(args.source).resolve()) if args.source else None
+    if source and not Path(source).is_file():
+        print(f"error: SOURCE={args.source}: no such file; name the dictionary's main .tex file or its "
+              "YAML file", file=sys.stderr)
+        return 1
+    if args.out:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        os.chdir(args.out)
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGINT, signal.default_int_handler)    # even when started with SIGINT ignored (`&`)
-    return Preview(".", cores=args.cores).run(args.port)
+    return Preview(".", cores=args.cores, source=source, repo=REPO).run(args.port)
 
 
 if __name__ == "__main__":
