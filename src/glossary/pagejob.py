@@ -130,3 +130,69 @@ def preview_page(slug, root="."):
     """The HTML of entry `slug`'s page from its entry.md as it is now and the last build's results."""
     job = preview_job(slug, root)
     return render(job, preview_prose(job))
+
+
+# --- the preview of a LaTeX dictionary: terms whose description alone changed ----------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def dictionary_context(macro_files, repo=REPO):
+    """What glossary.render.render_batch needs besides the entries, as scripts/prose.py builds it, from
+    the last build's results (names.json, references.json; the working folder is the build's) and the
+    dictionary's macro files."""
+    from glossary import jsonio, prose
+    names = jsonio.read("results/names.json")
+    references = Path("results/references.json")
+    return {
+        "markdown_macros": prose.macro_lines((Path(repo) / "templates/notation.sty").read_text(encoding="utf-8")),
+        "latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in macro_files),
+        "targets": names["targets"], "titles": names["titles"], "labels": names["labels"],
+        "references": jsonio.read(references) if references.is_file() else {},
+        "code": "preview",     # render_batch's cache key only; the preview keeps no cache
+    }
+
+
+def dictionary_facts(slugs):
+    """{slug: its demo's facts} from the last build's results/<slug>/facts/*.json (none without a demo)."""
+    from glossary import jsonio
+    facts = {}
+    for slug in slugs:
+        for path in sorted(Path(f"results/{slug}/facts").glob("*.json")):
+            facts.setdefault(slug, {}).update(jsonio.read(path))
+    return facts
+
+
+def dictionary_prose(entries, context):
+    """{slug: render_batch's result ("html", "summary", "summary_html", ...)} of these entries (their
+    models, as results/_entries/<slug>.json holds them, with the description as it is now)."""
+    from glossary import render
+    return render.render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
+
+
+def dictionary_job(entry, done, catalog, site, repo=REPO):
+    """The page job of one entry as rule page_<batch> runs it (batch_jobs), with the summary of its
+    prose as rendered now (`done`, dictionary_prose's); site: {"title", "base_url", "site",
+    "colab_prefix"}, the build's page parameters."""
+    from glossary import entries, layout
+    slug = entry["slug"]
+    templates = Path(repo) / "templates"
+    inp = {"prose": f"results/{slug}/prose.html", "template": str(templates / "entry.html.j2"),
+           "base": str(templates / "base.html.j2")}
+    if "demo" in entry:
+        inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items() if k not in inp})
+    summary = {"summary": done["summary"], "summary_html": done["summary_html"]}
+    others = [dict(row, **summary) if row["slug"] == slug else row for row in catalog["entries"]]
+    return {"slug": slug, "input": inp,
+            "params": {"meta": dict(entries.front_matter(entry), **summary), "others": others,
+                       "base_url": site["base_url"], "referenced_by": catalog["referenced_by"][slug],
+                       "site": site["site"]},
+            "config": {"site_title": site["title"], "colab_prefix": site["colab_prefix"]},
+            "output": {"html": f"results/site/terms/{slug}.html"}}
+
+
+def dictionary_pages(entries, context, catalog, site, repo=REPO):
+    """{slug: the page's HTML} of these entries, their prose rendered now in one batch."""
+    done = dictionary_prose(entries, context)
+    return {e["slug"]: render(dictionary_job(e, done[e["slug"]], catalog, site, repo), done[e["slug"]]["html"])
+            for e in entries}
