@@ -14,6 +14,7 @@ validate(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/compute.smk"
+include: "workflow/rules/demos.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebook.smk"
 include: "workflow/rules/terms.smk"

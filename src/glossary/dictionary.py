@@ -118,7 +118,22 @@ def check_citations(loaded):
 
 
 def attach_demos(loaded):
-    """The demos a dictionary's YAML file gives its terms (`demos:`), in the entries' model."""
+    """The demos a dictionary's YAML file gives its terms (`demos:`), in the entries' model: each such
+    term gets an entry.md's demo fields (demo: the script's file name, csv, figures, preview: the PNG
+    its page shows, <slug>.png for a plain script) and demo_kind (plain or blocks);
+    loaded["demo_scripts"] holds, by slug, what the jobs run: {"key", "kind", "script": its absolute
+    path, "image": the image a plain script saves, None for the default <script>.png or .pdf}."""
+    by_key = {e["key"]: slug for slug, e in loaded["entries"].items()}
+    loaded["demo_scripts"] = {}
+    for key, spec in sorted(loaded.get("demos", {}).items()):
+        slug = by_key[key]     # texdict.load checked that every key is a term's
+        script = Path(spec["script"]).resolve()
+        image = spec.get("preview") if spec["kind"] == "plain" else None
+        loaded["entries"][slug].update(
+            demo=script.name, demo_kind=spec["kind"], csv=spec.get("csv", []), figures=spec.get("figures", []),
+            # A plain script's image is published as <slug>.png: one name the demo rule can write.
+            preview=f"{slug}.png" if spec["kind"] == "plain" else f"{script.stem}.png")
+        loaded["demo_scripts"][slug] = {"key": key, "kind": spec["kind"], "script": str(script), "image": image}
 
 
 def as_model(term, root):

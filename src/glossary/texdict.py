@@ -54,7 +54,8 @@ from pathlib import Path
 
 import yaml
 
-from glossary.entries import EntryError, FrontMatterError, StrictLoader, validate
+from glossary.entries import (EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures,
+                              validate)
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
 # A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
@@ -768,6 +769,9 @@ def read(main_path):
 
 # ---------------------------------------------------------------- the source config
 
+# A demo's csv and figures are declared as an entry.md declares them: one schema for both.
+ENTRY_PROPERTIES = yaml.safe_load((Path(__file__).resolve().parents[2] / "workflow/schemas/entry.schema.yaml")
+                                  .read_text(encoding="utf-8"))["properties"]
 CONFIG_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "description": "a dictionary source: its main .tex file and the site's fields",
@@ -790,6 +794,11 @@ CONFIG_SCHEMA = {
                 "properties": {
                     "script": {"type": "string", "pattern": r"\.py$"},
                     "kind": {"enum": ["plain", "blocks"]},
+                    # The same declarations as an entry.md's (workflow/schemas/entry.schema.yaml).
+                    "csv": ENTRY_PROPERTIES["csv"],
+                    "figures": ENTRY_PROPERTIES["figures"],
+                    "preview": {"type": "string", "pattern": r"^[A-Za-z0-9_-]+\.(pdf|png)$",
+                                "description": "plain: the image the script saves beside itself"},
                 },
             },
         },
@@ -821,14 +830,43 @@ def read_config(yaml_path):
     if not Path(config["main"]).is_file():
         raise EntryError(f"{path}: main: {data['main']!r} is not a file next to {path.name}; give the main "
                          ".tex file's path relative to the YAML file")
-    config["demos"] = {}
-    for key, demo in sorted(data.get("demos", {}).items()):
-        script = os.path.normpath(path.parent / demo["script"])
-        if not Path(script).is_file():
-            raise EntryError(f"{path}: demos.{key}.script: {demo['script']!r} is not a file; give the "
-                             "script's path relative to the YAML file")
-        config["demos"][key] = {"script": script, "kind": demo["kind"]}
+    config["demos"] = {key: read_demo(path, key, demo) for key, demo in sorted(data.get("demos", {}).items())}
     return config
+
+
+def read_demo(path, key, demo):
+    """One entry of `demos:` checked as an entry.md's demo is (csv, figures), its script's path joined
+    to the YAML file's folder; the fields it does not give are left out (csv and figures default to
+    none, the preview of a plain script to <script>.png or .pdf)."""
+    script = os.path.normpath(path.parent / demo["script"])
+    if not Path(script).is_file():
+        raise EntryError(f"{path}: demos.{key}.script: {demo['script']!r} is not a file; give the "
+                         "script's path relative to the YAML file")
+    if "preview" in demo and demo["kind"] != "plain":
+        raise EntryError(f"{path}: demos.{key}.preview: only a plain script names its preview image; a "
+                         "blocks demo draws <script>.png with its preview(): remove the field")
+    where = f"{path}: demos.{key}"
+    meta = {"csv": demo.get("csv", []), "figures": demo.get("figures", [])}
+    check_csv_declarations(meta, where)
+    # check_figures looks for a custom figure's template beside the declaring file; here it sits
+    # beside the script, so custom figures are checked here and the others by check_figures.
+    names = [f["name"] for f in meta["figures"]]
+    declared = [c["name"] for c in meta["csv"]]
+    for i, fig in enumerate(meta["figures"]):
+        if fig["kind"] != "custom":
+            continue
+        if names.index(fig["name"]) != i:
+            raise EntryError(f"{where}: figures[{i}].name: {fig['name']!r} is used twice; give each figure its "
+                             "own name")
+        if not (Path(script).parent / fig["source"]).is_file():
+            raise EntryError(f"{where}: figures[{i}].source: {fig['source']!r} is not a file in "
+                             f"{Path(script).parent}; put the figure's .tex.j2 template beside the script")
+        if fig.get("csv") and fig["csv"] not in declared:
+            raise EntryError(f"{where}: figures[{i}].csv: {fig['csv']!r} is not declared under csv; name one of: "
+                             f"{', '.join(declared)} (or declare it under csv with its columns)")
+    check_figures(dict(meta, figures=[f for f in meta["figures"] if f["kind"] != "custom"]), where)
+    return {"script": script, "kind": demo["kind"],
+            **{k: demo[k] for k in ("csv", "figures", "preview") if k in demo}}
 
 
 def load(source_path):

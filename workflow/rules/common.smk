@@ -15,6 +15,8 @@ try:
 except glossary_entries.EntryError as err:
     raise WorkflowError(str(err)) from None
 ENTRIES = DICTIONARY["entries"]
+# The demos a LaTeX dictionary's YAML file gives its terms, by slug (Markdown entries have their own).
+DEMO_SCRIPTS = DICTIONARY.get("demo_scripts", {})
 BATCHES = DICTIONARY["batches"]
 # Each entry's model, and the names and labels every entry may refer to, as files rewritten only
 # when they change: the batch jobs' inputs, so an edit reruns exactly the batches it touches.
@@ -85,7 +87,25 @@ def entry(wildcards):
 
 
 def demo(wildcards):
+    """The demo script: beside entry.md, or where a dictionary's YAML file names it."""
+    if wildcards.entry in DEMO_SCRIPTS:
+        return DEMO_SCRIPTS[wildcards.entry]["script"]
     return f"{config['entries_dir']}/{wildcards.entry}/{entry(wildcards)['demo']}"
+
+
+def demo_file(wildcards):
+    """Where the demo's csv and figures are declared, as error messages name it: entry.md, or the
+    dictionary's `demos:` entry of the term (beside its script)."""
+    if wildcards.entry in DEMO_SCRIPTS:
+        return f"{demo(wildcards)}: term {entry(wildcards)['key']!r} (demos.{entry(wildcards)['key']})"
+    return entry_file(wildcards)
+
+
+def demo_folder(wildcards):
+    """The folder a demo's own files (custom figure templates, data) sit in."""
+    if wildcards.entry in DEMO_SCRIPTS:
+        return str(Path(demo(wildcards)).parent)
+    return f"{config['entries_dir']}/{wildcards.entry}"
 
 
 def figure(wildcards):
@@ -107,14 +127,13 @@ def figure_template(wildcards):
     """A built-in kind's template, or a custom figure's own .tex.j2 beside its entry.md."""
     spec = figure(wildcards)
     if spec["kind"] == "custom":
-        return f"{config['entries_dir']}/{wildcards.entry}/{spec['source']}"
+        return f"{demo_folder(wildcards)}/{spec['source']}"
     return repo(f"templates/figures/{spec['kind']}.tex.j2")
 
 
 def entry_data(wildcards):
     """The data files entry.md declares (`data`): inputs of the compute rules, so an edit retrains."""
-    folder = f"{config['entries_dir']}/{wildcards.entry}"
-    return [f"{folder}/{name}" for name in entry(wildcards).get("data", [])]
+    return [f"{demo_folder(wildcards)}/{name}" for name in entry(wildcards).get("data", [])]
 
 
 def figure_index(wildcards):
@@ -202,6 +221,11 @@ def book_figures(wildcards=None):
 
 def has_demo(slug):
     return "demo" in ENTRIES[slug]
+
+
+def plain_slugs():
+    """The terms whose demo is a plain script (rule plain_demo), sorted."""
+    return sorted(s for s, d in DEMO_SCRIPTS.items() if d["kind"] == "plain")
 
 
 def demo_slugs(slugs):

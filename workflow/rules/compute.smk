@@ -73,7 +73,7 @@ rule export_csv:
         demo=demo,
         code=code_key,
         platform=PLATFORM,
-        entry_file=entry_file,
+        entry_file=demo_file,
         csv=declared_csv,
     message:
         "{wildcards.entry}: export the CSVs"

@@ -35,7 +35,7 @@ rule figure_tex:
     priority: PRIORITY["page_path"]
     params:
         spec=figure,
-        entry_file=entry_file,
+        entry_file=demo_file,
         index=figure_index,
     message:
         "{wildcards.entry}: pgfplots source of figure {wildcards.figure}"

@@ -25,7 +25,8 @@ rule notebook:
         "logs/notebook/{entry}.log",
     params:
         title=entry_title,
-        summary=entry_summary,
+        # A LaTeX term has no one-line summary of its own: its notebook says none.
+        summary=lambda wildcards: entry_summary(wildcards) or "",
     message:
         "{wildcards.entry}: notebook from the demo script"
     script:
