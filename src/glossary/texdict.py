@@ -54,8 +54,7 @@ from pathlib import Path
 
 import yaml
 
-from glossary.entries import (EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures,
-                              validate)
+from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
 # A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
