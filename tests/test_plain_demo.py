@@ -35,6 +35,17 @@ LR_YAML = """\
          xlabel: gradient step, ylabel: iterate, caption: Gradient descent with a slow and a fast learning rate.,
          alt: Two curves falling towards zero; the fast one drops at once.}
 """
+# A blocks demo for a LaTeX term (the skeleton `make new-entry NAME=vector` writes, as vector_demo.py).
+VECTOR_YAML = """\
+  vector:
+    script: demos/vector_demo.py
+    kind: blocks
+    csv:
+      - {name: vector_loss.csv, columns: [step, loss]}
+    figures:
+      - {name: loss, kind: line, csv: vector_loss.csv, x: step, y: loss, caption: Loss of the fitted line.,
+         alt: A falling curve.}
+"""
 # What demo rules announce (workflow/rules/*.smk messages): "<slug>: <what>".
 DEMO_MESSAGES = re.compile(r"\] ([a-z0-9-]+): (run the plain demo script|tokenize the corpus|train the model|"
                            r"export the CSVs|stage the CSVs|publish the (?:plain )?demo script|notebook from)")
@@ -48,11 +59,12 @@ def lr_expected():
     return rows
 
 
-def prepared(tmp_path, script_edit=None):
-    """A copy of the fixture with the lr demo added to its YAML (and its script edited, if asked)."""
+def prepared(tmp_path, script_edit=None, extra=""):
+    """A copy of the fixture with the lr demo (and `extra` demos) added to its YAML, its script
+    edited if asked."""
     src = shutil.copytree(FIXTURE, tmp_path / "dict")
     yaml = src / "dictionary.yaml"
-    yaml.write_text(yaml.read_text().rstrip("\n") + "\n" + LR_YAML)
+    yaml.write_text(yaml.read_text().rstrip("\n") + "\n" + LR_YAML + extra)
     if script_edit:
         script = src / "demos" / "lr_demo.py"
         script.write_text(script_edit(script.read_text()))
@@ -69,7 +81,7 @@ def build(source, out):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("plain")
-    run = build(prepared(tmp), tmp / "out")
+    run = build(prepared(tmp, extra=VECTOR_YAML), tmp / "out")
     assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
     return tmp / "out" / "site", run.stdout + run.stderr
 
@@ -108,11 +120,14 @@ def test_figure_and_checks_on_the_page_and_in_the_pdf(built):
 def test_terms_without_a_demo_have_no_demo_jobs(built):
     site, output = built
     with_jobs = {m.group(1) for m in DEMO_MESSAGES.finditer(output)}
-    assert with_jobs == {"gd", "learningrate"}
+    assert with_jobs == {"gd", "learningrate", "vector"}
     demo_terms = {p.stem for p in (site / "terms").glob("*.py")}
-    assert demo_terms == {"gd", "learningrate"}
-    assert not (site / "terms" / "vector").exists()        # a term without demo or picture: no folder
-    assert "learningrate.py" not in (site / "terms" / "vector.html").read_text()
+    assert demo_terms == {"gd", "learningrate", "vector"}
+    others = {p.stem for p in (site / "terms").glob("*.html")} - demo_terms
+    assert len(others) >= 10
+    for slug in others:                                    # no data, figures, preview, demo section
+        assert not any((site / "terms" / slug / part).exists() for part in ("data", "figures", f"{slug}.png"))
+        assert 'id="demo"' not in (site / "terms" / f"{slug}.html").read_text()
 
 
 def test_a_failing_script_is_told_with_its_stderr(tmp_path):
@@ -178,3 +193,15 @@ def test_declaration_mistakes_stop_before_any_job(tmp_path, old, new, expected):
 
 def test_check_lines_lose_the_scratch_folder():
     assert plaindemo.check_lines("Saved /tmp/x1/a.csv\nin /tmp/x1\n", Path("/tmp/x1")) == "Saved a.csv\nin .\n"
+
+
+def test_a_blocks_demo_of_a_latex_term_runs_through_the_blocks_rules(built):
+    site, output = built
+    assert "] vector: train the model" in output and "] vector: run the plain demo script" not in output
+    assert (site / "terms" / "vector" / "data" / "vector_loss.csv").read_text().startswith("step,loss\n")
+    html = (site / "terms" / "vector.html").read_text()
+    assert '<img src="vector/figures/loss.svg"' in html and '<img src="vector/vector_demo.png"' in html
+    assert "[B-train] loss " in html and 'id="B-train"' in html           # its check lines and blocks
+    # The published script is the demo with the numeric platform's pins, as for a Markdown entry.
+    published = (site / "terms" / "vector.py").read_text()
+    assert "PINNED = {" in published and (FIXTURE / "demos" / "vector_demo.py").read_text().split("\n")[-2] in published
