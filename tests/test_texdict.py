@@ -387,3 +387,23 @@ def test_the_real_dictionary():
     assert real["bibliography"] == "assets/Literature.bib"
     assert sum(" " in e["key"] for e in real["entries"].values()) == 5
     assert all("See also" not in e["body"] for e in real["entries"].values())
+
+
+def test_the_books_own_bookkeeping_is_read_not_shown(broken):
+    """\\refstepcounter and \\definecolor go, \\thetable is the table's number in the term, and
+    \\scalebox keeps its content (the real dictionary's relational model and decision tree)."""
+    main = broken("TinyDict_Models.tex", "\\featurevec^{(\\samplesize)}$.},",
+                  "\\featurevec^{(\\samplesize)}$ (Table~\\ref{tab:rows}).\n"
+                  "\t\t\\definecolor{darkgreen}{rgb}{0.0, 0.5, 0.0}\n"
+                  "\t\t\\begin{table}[H]\\refstepcounter{table}\n"
+                  "\t\t\\caption*{TABLE \\thetable: the rows}\\label{tab:rows}\n"
+                  "\t\t\\scalebox{0.8}{\\begin{tabular}{lc} a & 1 \\\\ \\end{tabular}}\n"
+                  "\t\t\\end{table}},")
+    read = texdict.read(main)
+    body = read["entries"]["dataset"]["body"]
+    assert "\\caption*{TABLE 1: the rows}" in body
+    assert "{\\begin{tabular}{lc} a & 1" in body
+    for gone in ("\\refstepcounter", "\\definecolor", "\\thetable", "\\scalebox", "darkgreen", "0.8"):
+        assert gone not in body
+    assert read["labels"]["tab:rows"] == {"slug": "dataset", "kind": "table", "number": 1}
+    assert {u["construct"] for u in read["unknown"]} == {"\\rm"}   # the fixture's own, as before

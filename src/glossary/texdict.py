@@ -81,6 +81,9 @@ GLS_COMMANDS = frozenset(
     {f"\\{c}" for c in GLS_BASE} | {"\\G" + c[1:] for c in GLS_BASE} | {"\\" + c.upper() for c in GLS_BASE})
 REF_COMMANDS = frozenset("\\ref \\eqref \\cref \\Cref \\autoref \\pageref \\nameref \\subref \\vref".split())
 # The tokens the scanner acts on (besides braces and $).
+# Bookkeeping of the printed book, by the number of arguments the reader takes off (Body.print_only).
+PRINT_ONLY = {"\\refstepcounter": 1, "\\definecolor": 3, "\\thetable": 0, "\\thefigure": 0,
+              "\\scalebox": 1, "\\resizebox": 2, "\\resizebox*": 2}
 STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraphics \\label".split()) \
     | REF_COMMANDS | GLS_COMMANDS
 FIGURE_ENVS = frozenset("figure figure* subfigure wrapfigure".split())
@@ -442,6 +445,8 @@ class Body:
                 depth += 1
             elif tok == "}":
                 depth -= 1
+            elif tok in PRINT_ONLY:
+                pos = self.print_only(tok, m.start(), pos, numbers)
             elif tok in plain:
                 continue  # most tokens: a command known in text and math that needs nothing here
             elif tok == "$":
@@ -497,6 +502,21 @@ class Body:
                 self.label(name.strip(), start, envs, numbers)
             else:
                 self.check_command(tok, m.start(), math or any(e in MATH_ENVS for e in envs))
+
+    def print_only(self, tok, start, pos, numbers):
+        """Commands of the printed book's own bookkeeping: \\refstepcounter and \\definecolor go,
+        \\thetable and \\thefigure become the number their environment takes in the term, and
+        \\scalebox/\\resizebox keep their content as a group (a page scales its own pictures)."""
+        args = PRINT_ONLY[tok]
+        for _ in range(args):
+            pos = argument(self.text, pos, self.src, tok)[2]
+        replacement = ""
+        if tok in ("\\thetable", "\\thefigure"):
+            kind = tok[4:]
+            number = next((n for n in reversed(numbers) if n and n[0] == kind), None)
+            replacement = str(number[1]) if number else str(self.counters[kind])
+        self.edits.append((start, pos, replacement))
+        return pos
 
     def number_env(self, name):
         """The number a figure/table/equation environment takes, counted in the term."""
