@@ -139,11 +139,15 @@ def test_sitemap_and_terms_json_are_sorted():
 
 
 def test_terms_json_has_pdf_markdown_and_the_pages_bibtex():
-    meta = {"title": "Mean & 100%", "summary": "S", "figures": [], "preview": "p.png"}
-    record = pages.terms_json("Site", {"a-b": meta}, "", "https://x.org/")["terms"][0]
+    meta = {"title": "Mean & 100%", "summary": "S", "figures": [], "preview": "p.png", "demo": "mean.py"}
+    prose_only = {"title": "Median", "summary": "S", "figures": []}
+    records = pages.terms_json("Site", {"a-b": meta, "c": prose_only}, "", "https://x.org/")["terms"]
+    record = records[0]
     assert record["pdf"] == "terms/a-b.pdf" and record["markdown"] == "terms/a-b.md"
     assert record["bibtex"] == pages.bibtex("a-b", "Mean & 100%", "Site", "https://x.org/terms/a-b.html")
-    assert r"Mean \& 100\%" in record["bibtex"]
+    assert r"Mean \& 100\%" in record["bibtex"] and "reproducible numpy demo" in record["bibtex"]
+    # an entry without a demo does not claim one
+    assert "Glossary entry}" in records[1]["bibtex"] and "demo" not in records[1]["bibtex"]
 
 
 def test_llms_txt_follows_the_convention():

@@ -104,7 +104,9 @@ def schema_message(path, error):
         if needed == "demo":
             return (f"{path}: {_child(field, given)}: given, but the entry has no demo; add the demo "
                     f"or remove {given} (a prose-only entry has no {given})")
-        return f"{path}: {_child(field, needed)}: missing; an entry with a demo declares {needed}: add it"
+        about = error.schema.get("properties", {}).get(needed, {}).get("description")
+        return (f"{path}: {_child(field, needed)}: missing; add it" + (f" ({about})" if about else "")
+                + "; an entry with a demo declares it")
     if error.validator == "pattern":
         return (f"{path}: {field}: {error.instance!r} does not match {error.validator_value}; "
                 "use only the characters it allows")

@@ -265,3 +265,34 @@ def site_files():
     for slug in ENTRIES:
         files += entry_files(slug)
     return files
+
+
+# The batches' inputs and outputs (workflow/rules/terms.smk).
+def batch_facts(slugs):
+    return [f"results/{s}/facts/{step}.json" for s in demo_slugs(slugs) for step in ("tokenize", "train", "export")]
+
+
+def batch_page_inputs(slugs):
+    """The demo outputs the pages of a batch show (entries without a demo show none)."""
+    files = []
+    for s in demo_slugs(slugs):
+        inputs = layout.page_inputs(s, ENTRIES)
+        files += inputs["checks"] + [inputs["data"], inputs["script"], inputs["preview"]]
+        files += inputs["svgs"]
+    return files
+
+
+def picture_files(slugs, exts=("pdf", "svg")):
+    """What the pictures and graphics of these entries' prose publish beside their pages."""
+    files = []
+    for s in slugs:
+        e = ENTRIES[s]
+        files += [f"results/site/terms/{s}/pictures/{p['n']}.{x}" for p in e["pictures"] for x in exts]
+        files += [
+            f"results/site/terms/{s}/graphics/{g['n']}{Path(g['path']).suffix.lower()}" for g in e.get("graphics", [])
+        ]
+    return files
+
+
+def graphics_sources(slugs):
+    return [str(Path(DICTIONARY["root"]) / g["path"]) for s in slugs for g in ENTRIES[s].get("graphics", [])]

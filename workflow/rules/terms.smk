@@ -11,36 +11,6 @@
 REFERENCES = ["results/references.json"] if DICTIONARY["cited"] else []
 
 
-def batch_facts(slugs):
-    return [f"results/{s}/facts/{step}.json" for s in demo_slugs(slugs) for step in ("tokenize", "train", "export")]
-
-
-def batch_page_inputs(slugs):
-    """The demo outputs the pages of a batch show (entries without a demo show none)."""
-    files = []
-    for s in demo_slugs(slugs):
-        inputs = layout.page_inputs(s, ENTRIES)
-        files += inputs["checks"] + [inputs["data"], inputs["script"], inputs["preview"]]
-        files += inputs["svgs"]
-    return files
-
-
-def picture_files(slugs, exts=("pdf", "svg")):
-    """What the pictures and graphics of these entries' prose publish beside their pages."""
-    files = []
-    for s in slugs:
-        e = ENTRIES[s]
-        files += [f"results/site/terms/{s}/pictures/{p['n']}.{x}" for p in e["pictures"] for x in exts]
-        files += [
-            f"results/site/terms/{s}/graphics/{g['n']}{Path(g['path']).suffix.lower()}" for g in e.get("graphics", [])
-        ]
-    return files
-
-
-def graphics_sources(slugs):
-    return [str(Path(DICTIONARY["root"]) / g["path"]) for s in slugs for g in ENTRIES[s].get("graphics", [])]
-
-
 for batch, slugs in BATCHES.items():
     if picture_files(slugs):
 
@@ -144,7 +114,7 @@ for batch, slugs in BATCHES.items():
         params:
             site_title=DICTIONARY["title"],
             site_url=BASE_URL,
-            site_terms="results/site/terms",
+            site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
         message:
             f"{batch}: print sections and PDFs of {len(slugs)} entries"
