@@ -82,9 +82,11 @@ def test_failed_demo_assertion_names_the_demo_line(built, tmp_path):
 def test_template_error_names_the_template_line(built, tmp_path):
     work = built_copy(built, tmp_path, "template")
     before = site_state(work)
-    line = edit(work / "templates/entry.html.j2", "{{ entry.summary }}</p>", "{{ entry.summery }}</p>")
+    line = edit(work / "templates/entry.html.j2", 'content="{{ entry.summary }}">',
+                'content="{{ entry.summery }}">')
     run = run_build(work)
-    assert_told_briefly(run, work, before, "error: rule page failed", f"templates/entry.html.j2, line {line}",
+    assert_told_briefly(run, work, before, re.compile(r"error: rule page_b\d+ failed \(b\d+: HTML pages of 2 entries\)"),
+                        f"templates/entry.html.j2, line {line}",
                         "UndefinedError: 'dict object' has no attribute 'summery'",
                         re.compile(r"logs/page/[\w-]+\.log"))
 

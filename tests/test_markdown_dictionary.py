@@ -56,9 +56,11 @@ def test_a_prose_only_entry_costs_no_demo_jobs(site, tmp_path):
     assert (terms / "perceptron.html").is_file() and (terms / "perceptron.pdf").is_file()
     assert not (terms / "perceptron.py").exists() and not (terms / "perceptron.ipynb").exists()
     # the whole build plans no demo job for it
-    run, _ = snakemake(root, "-n", "--forceall")
-    assert "results/attention/tokens.json" in run.stdout        # the dry run lists the demo jobs' outputs
-    assert "results/perceptron/tokens.json" not in run.stdout and "terms/perceptron.ipynb" not in run.stdout
+    run, _ = snakemake(root, "--summary", "--forceall")
+    planned = {line.split("\t")[0] for line in run.stdout.splitlines()[1:]}   # every file the build makes
+    assert "results/attention/tokens.json" in planned and "results/site/terms/perceptron.html" in planned
+    assert not [f for f in planned if f.startswith("results/perceptron/") and "/facts/" in f or f.endswith(
+        ("perceptron/tokens.json", "perceptron/model.json", "perceptron.ipynb", "perceptron.py"))]
     page = (terms / "perceptron.html").read_text()
     assert 'id="demo"' not in page and "Open in Colab" not in page
 
