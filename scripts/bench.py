@@ -14,6 +14,9 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
          book's and the link check's jobs in the clean build; one entry's prose
          edit through `make site` (page, entry PDF, book) against the clean build,
          and through the preview
+  dictionary  the real dictionary (../shared/adictml; scripts/bench_dictionary.py): the authors'
+         latexmk, the clean build of its site against it, peak memory, the no-op, a one-word edit
+         through `make site` and through the preview; skipped, with the reason, when absent
 
 Settings, from the environment (`make bench N="10 50"`):
   N          entry counts of the scale part, built in full (default "10"; "" for none)
@@ -24,7 +27,8 @@ Settings, from the environment (`make bench N="10 50"`):
              medians are shown, and their ratio)
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
-  PARTS      "repo scale" (default both)
+  PARTS      "repo scale dictionary" (default all three)
+  BENCH_DICTIONARY  0: skip the dictionary part (default 1)
   BENCH_DIR  build there and keep it (default: a temporary folder, removed)
 """
 import importlib.util
@@ -330,7 +334,7 @@ def dry_part(base, n, built):
 
 
 def main():
-    parts = os.environ.get("PARTS", "repo scale").split()
+    parts = os.environ.get("PARTS", "repo scale dictionary").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
     dry = [int(x) for x in os.environ.get("N_DRY", "200").split()]
     cores = int(os.environ.get("CORES", "2"))
@@ -349,6 +353,10 @@ def main():
                 scale_part(base, n, cores_list, ilp=n == ns[0] and os.environ.get("ILP", "1") == "1")
             for n in dry:
                 dry_part(base, n, base / f"scale-{min(ns)}" if ns else None)
+        if "dictionary" in parts:
+            sys.path.insert(0, str(REPO / "scripts"))
+            import bench_dictionary
+            bench_dictionary.dictionary_part(row, base, cores)
     finally:
         if not keep:
             shutil.rmtree(base, ignore_errors=True)

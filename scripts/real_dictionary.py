@@ -33,6 +33,26 @@ attribution: >-
   From The Aalto Dictionary of Machine Learning by Alexander Jung and contributors, Aalto University
   (AaltoDictionaryofML/AaltoDictionaryofML.github.io, commit a9d5523).
 license: Creative Commons Attribution 4.0 International (CC BY 4.0)
+manifest: adictml.manifest.json
+# The authors' own demo scripts, run as they are: each writes its CSVs and a PDF preview beside itself.
+demos:
+  acc:
+    script: pythondemos/acc.py
+    kind: plain
+    preview: acc.pdf
+    csv:
+      - {name: acc_data.csv, columns: [x1, x2, label, predicted, correct]}
+      - {name: acc_boundary.csv, columns: [x1, x2]}
+      - {name: acc_overfit_boundary.csv, columns: [x1, x2]}
+  auc:
+    script: pythondemos/auc.py
+    kind: plain
+    preview: auc.pdf
+    csv:
+      - {name: auc_roc.csv, columns: [fpr, tpr]}
+    figures:
+      - {name: roc, kind: line, csv: auc_roc.csv, x: fpr, y: tpr, caption: "The ROC curve whose area is the AUC.",
+         alt: "ROC curve: true positive rate against false positive rate"}
 """
 
 
