@@ -1,35 +1,41 @@
 """Rule pictures_<batch>: the pictures inside a batch's prose (glossary.pictures: each TikZ picture
 compiled once, kept under its content's key) and the graphics files its prose includes, published
-beside each entry's page as terms/<slug>/pictures/<n>.{pdf,svg} and terms/<slug>/graphics/<n><ext>."""
+beside each entry's page as terms/<slug>/pictures/<n>.{pdf,svg} and terms/<slug>/graphics/<n><ext>.
+
+Its inputs are the entries' pictures snapshots (glossary.dictionary.pictures_snapshot): what the
+outputs are made of.  Where each picture sits in the dictionary (file and line) is read from the
+entry's snapshot, for an error message only: a line that moves changes no picture."""
 import shutil
 import sys
 from pathlib import Path
 
-from glossary import jsonio, pictures
+from glossary import dictionary, jsonio, pictures
 
 sys.stderr = open(snakemake.log[0], "w")
 inp, params = snakemake.input, snakemake.params
-entries = [jsonio.read(p) for p in inp["entries"]]
+shots = [jsonio.read(p) for p in inp["pictures"]]
 preamble = Path(inp["preamble"]).read_text(encoding="utf-8")
-names = jsonio.read(inp["names"])
-texts = {key: target["forms"]["text"] for key, target in names["targets"].items()}   # what \\gls shows in a picture
+forms = {key: f for shot in shots for key, f in shot["forms"].items()}   # what \gls shows in a picture
 macros = pictures.macro_definitions(pictures.split_preamble(preamble)[1])
 todo = []
-for e in entries:
-    for pic in e["pictures"]:
-        todo.append(dict(pic, term=e["key"], path=e["path"], key=pictures.key(pic["tex"], preamble, macros, texts,
-                                                                                      root=params["root"])))
-done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads,
-                            terms=texts)
+for shot in shots:
+    if not shot["pictures"]:
+        continue
+    entry = jsonio.read(dictionary.snapshot_path(shot["slug"]))
+    lines = {p["n"]: p.get("line", 1) for p in entry["pictures"]}
+    for pic in shot["pictures"]:
+        todo.append({"n": pic["n"], "tex": pic["tex"], "term": shot["key"], "slug": shot["slug"],
+                     "path": entry["path"], "line": lines.get(pic["n"], 1),
+                     "key": pictures.key(pic["tex"], preamble, macros, forms, root=params["root"])})
+done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads, terms=forms)
 terms = Path(params["site_terms"])
 for pic in todo:
-    slug = next(e["slug"] for e in entries if e["key"] == pic["term"])
     for ext in ("pdf", "svg"):
-        target = terms / slug / "pictures" / f"{pic['n']}.{ext}"
+        target = terms / pic["slug"] / "pictures" / f"{pic['n']}.{ext}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(done[pic["key"]][ext], target)
-for e in entries:
-    for g in e.get("graphics", []):
-        target = terms / e["slug"] / "graphics" / f"{g['n']}{Path(g['path']).suffix.lower()}"
+for shot in shots:
+    for g in shot["graphics"]:
+        target = terms / shot["slug"] / "graphics" / f"{g['n']}{Path(g['path']).suffix.lower()}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(Path(params["root"]) / g["path"], target)

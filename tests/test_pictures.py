@@ -199,6 +199,31 @@ def test_glossary_keys_and_term_lines():
     assert re.fullmatch(r"\\glspictureterm\{x\}\{x\}\{X\}\{xs\}\{Xs\}", pictures.term_lines(r"\gls{x}")[0])
 
 
+def test_term_lines_show_the_entry_plural():
+    """\\glspl shows the plural the entry gives (plural={losses}), not text + s."""
+    assert pictures.term_lines(r"\glspl{loss}", {"loss": {"text": "loss", "plural": "losses"}}) == [
+        r"\glspictureterm{loss}{loss}{Loss}{losses}{Losses}"]
+    assert pictures.term_lines(r"\glspl{x}", {"x": {"text": "x"}}) == [r"\glspictureterm{x}{x}{X}{xs}{Xs}"]
+
+
+def test_pictures_snapshot_changes_with_the_pictures_not_the_prose(dictionary):
+    """What the pictures job reruns on (glossary.dictionary.pictures_snapshot): a picture's TeX, a
+    file it reads and a form it shows change it; the prose around it and its line do not."""
+    from glossary import dictionary as dictionaries
+    root = Path(dictionary["root"])
+    entry = {"slug": "a", "key": "a", "body": "Prose.", "line": 3,
+             "pictures": [{"n": 1, "tex": GOOD + INPUTS, "line": 5}], "graphics": []}
+    forms = {"datapoint": {"text": "data point", "plural": "data points"}}
+    before = dictionaries.pictures_snapshot(entry, forms, str(root))
+    assert before["forms"] == forms
+    moved = dict(entry, body="Other prose.", line=9, pictures=[dict(entry["pictures"][0], line=11)])
+    assert dictionaries.pictures_snapshot(moved, forms, str(root)) == before
+    assert dictionaries.pictures_snapshot(entry, {"datapoint": {"text": "point", "plural": "points"}},
+                                          str(root)) != before
+    (root / "assets" / "part.tex").write_text("\\draw (0,0) -- (1,1);\n")
+    assert dictionaries.pictures_snapshot(entry, forms, str(root)) != before
+
+
 def test_a_blank_line_left_by_a_stripped_comment_does_not_end_a_paragraph(dictionary, tmp_path):
     # In TeX a blank line inside math is "Missing $ inserted"; in the description it was a comment line.
     tex = "\\begin{tikzpicture}\n  \\node at (0,0) {$x\n\n  + y$};\n\\end{tikzpicture}"

@@ -204,11 +204,39 @@ def names(loaded):
 
 
 def write_names(loaded, folder="."):
-    """results/names.json (names()) and the pictures' preamble, each rewritten only when it changes."""
+    """results/names.json (names()), the pictures' preamble and each entry's pictures snapshot
+    (pictures_snapshot()), each rewritten only when it changes."""
     from glossary import pictures
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
+    forms = {e["key"]: e["forms"] for e in loaded["entries"].values()}
+    for entry in loaded["entries"].values():
+        write_if_changed(Path(folder) / pictures_snapshot_path(entry["slug"]),
+                         jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"])))
     return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
+
+
+PICTURE_SNAPSHOTS = "results/_pictures"
+
+
+def pictures_snapshot_path(slug):
+    return f"{PICTURE_SNAPSHOTS}/{slug}.json"
+
+
+def pictures_snapshot(entry, forms, root):
+    """What an entry's pictures and graphics are made of, and nothing else, so that the pictures job
+    (its input) reruns when they change and not for an edit of the prose around them: each
+    picture's TeX and number with the sha256 of each file it reads (under `root`), the forms of the
+    terms its \\gls calls show (`forms`: {glossary key: forms}), the graphics files the prose
+    includes.  Where a picture sits (its file and line, which only an error message tells) is the
+    entry snapshot's."""
+    from glossary import pictures
+    shown = sorted({k for p in entry["pictures"] for k in pictures.glossary_keys(p["tex"])})
+    return {"slug": entry["slug"], "key": entry["key"],
+            "pictures": [{"n": p["n"], "tex": p["tex"], "files": pictures.referenced_files(p["tex"], root)}
+                         for p in entry["pictures"]],
+            "forms": {k: forms[k] for k in shown if k in forms},
+            "graphics": [{"n": g["n"], "path": g["path"]} for g in entry.get("graphics", [])]}
 
 
 def book_order(loaded):

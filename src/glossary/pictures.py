@@ -213,12 +213,17 @@ def capitalised(text):
 
 
 def term_lines(tex, terms=None):
-    """\\glspictureterm lines giving the text of each term the picture names (its key when `terms`,
-    {glossary key: text}, lacks it): singular, capitalised and plural (glossaries' default: text + s)."""
+    """\\glspictureterm lines giving the forms of each term the picture names: singular, capitalised,
+    plural and capitalised plural.  `terms` maps a glossary key to the term's forms ({"text",
+    "plural", ...}, as the entry model holds them) or to its text alone; a plural the forms do not
+    give is glossaries' default, text + s, and a key `terms` lacks shows as itself."""
     lines = []
     for name in glossary_keys(tex):
-        text = (terms or {}).get(name, name)
-        forms = [text, capitalised(text), text + "s", capitalised(text) + "s"]
+        given = (terms or {}).get(name, name)
+        given = {"text": given} if isinstance(given, str) else given
+        text = given.get("text", name)
+        plural = given.get("plural") or text + "s"
+        forms = [text, capitalised(text), plural, capitalised(plural)]
         lines.append(rf"\glspictureterm{{{name}}}" + "".join(f"{{{form}}}" for form in forms))
     return lines
 

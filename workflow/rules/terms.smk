@@ -3,8 +3,10 @@
 # snapshots (results/_entries/<slug>.json, rewritten only when an entry changes) and the names they
 # may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each
 # entry's result is keyed on its content (glossary.dictionary.content_key), so only what changed is
-# redone.  Outputs are the same per-entry files as ever: the preview and the publish step see
-# no batches.
+# redone.  The pictures of a batch take each entry's pictures snapshot instead
+# (results/_pictures/<slug>.json: the pictures' TeX, the files they read and the forms they show),
+# so an edit of the prose around a picture reruns no pictures job.  Outputs are the same per-entry
+# files as ever: the preview and the publish step see no batches.
 
 
 # The cited records, formatted once for the whole build (none when nothing is cited).
@@ -18,8 +20,7 @@ for batch, slugs in BATCHES.items():
             name:
                 f"pictures_{batch}"
             input:
-                entries=[dictionary.snapshot_path(s) for s in slugs],
-                names=dictionary.NAMES,
+                pictures=[dictionary.pictures_snapshot_path(s) for s in slugs],
                 preamble=dictionary.PICTURE_PREAMBLE,
                 graphics=graphics_sources(slugs),
                 lib=lib("pictures"),
