@@ -11,6 +11,8 @@ entries = [jsonio.read(p) for p in inp["entries"]]
 checks = {}
 for path in inp["checks"]:
     checks.setdefault(Path(path).parents[1].name, []).append(path)
+metas = [jsonio.read(p) for p in inp["meta"]]
 typeset.print_batch(entries, list(inp["prose"]), jsonio.read(inp["catalog"]), checks, list(snakemake.output["section"]),
                     list(snakemake.output["pdf"]), snakemake.params, Path(inp["template"]).parent,
-                    [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0], fmt=inp["fmt"])
+                    [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0], fmt=inp["fmt"],
+                    metas=metas)

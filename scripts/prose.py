@@ -32,5 +32,6 @@ for i, entry in enumerate(entries):
     Path(out["markdown"][i]).write_text(
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
     jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"],
-                                  "summary_html": done["summary_html"], "refs": done["refs"],
+                                  "summary_html": done["summary_html"], "summary_latex": done.get("summary_latex"),
+                                  "refs": done["refs"],
                                   "unknown": done["unknown"]})

@@ -293,9 +293,15 @@ def pdf_links(path):
 
 def link_words(texts):
     """The words of link texts, joined (a link broken over two lines is two annotations) and without
-    the punctuation that pdftotext's word boxes take along."""
-    joined = re.sub(r"-\s+", "", " ".join(texts))
-    return [w.strip(".,;:") for w in joined.split()]
+    the punctuation that pdftotext's word boxes take along: a trailing '.,;:', and a ')' that closes
+    no '(' of the link (the parenthesis after a link at the end of "(... \\gls{x})")."""
+    joined, depth, kept = re.sub(r"-\s+", "", " ".join(texts)), 0, []
+    for c in joined:
+        if c == ")" and depth == 0:
+            continue
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        kept.append(c)
+    return [w.strip(".,;:") for w in "".join(kept).split()]
 
 
 def form_xobjects(path):
@@ -344,14 +350,6 @@ def pdf_xrefs(site, key, terms, in_formulas):
     return rows
 
 
-def test_gls_forms_are_the_link_texts_of_the_term_pdfs(site, terms):
-    for key in terms:
-        for href, expected, found in pdf_xrefs(site, key, terms, in_formulas=False):
-            assert found == expected, (key, href)
-
-
-@pytest.mark.xfail(strict=True, reason="a \\gls inside \\text{} of a formula is a link on the page but plain "
-                   "text in the PDFs (the formula's LaTeX gets the form, not \\glossaryref)")
 def test_gls_inside_a_formula_is_a_link_in_the_term_pdf(site, terms):
     for key in terms:
         for href, expected, found in pdf_xrefs(site, key, terms, in_formulas=True):
@@ -409,16 +407,12 @@ def test_svg_picture_with_its_caption_and_number_and_its_pdf_in_the_term_pdf(sit
     assert media_size(site / "terms" / "gd" / "pictures" / "1.pdf") in form_xobjects(site / "terms" / "gd.pdf")
 
 
-@pytest.mark.xfail(strict=True, reason="glossary/pictures.py term_lines() gives \\glspl inside a picture "
-                   "text+'s' ('losss') instead of the entry's plural={losses}")
 def test_gls_inside_a_picture_shows_the_entry_plural(site, terms):
     expected = forms(terms["loss function"]["fields"])["plural"]
     assert "\\glspl{loss function}" in PICTURE.search(terms["gd"]["body"]).group(0)
     assert expected in pdftotext(site / "terms" / "gd" / "pictures" / "1.pdf").split()
 
 
-@pytest.mark.xfail(strict=True, reason="subfigures are numbered as figures on the page ('Figure 2.', "
-                   "'Figure 3.') while LaTeX and the term PDF label them (a), (b)")
 def test_subfigures_are_lettered_as_in_the_pdf(site):
     figures = {f["id"]: words(f["caption"]) for f in page(site, "overfitting").figures}
     assert figures["fig:overfitting-line"].startswith("(a)")
@@ -440,6 +434,44 @@ def test_equation_and_figure_references(site):
     assert ("gd.html#fig:gd-steps", "1") in [(a["href"], a["text"]) for a in page(site, "learningrate").links]
 
 
+FORMULA = re.compile(r"\$[^$]*\$")
+EQREF = re.compile(r"\\eqref\{([^{}]*)\}")
+
+
+def equation_numbers(terms):
+    """{equation label: (its term, "(n)" as LaTeX numbers it in the term's PDF)}: the fixture's
+    equations are numbered in their term by their labels' order."""
+    found = {}
+    for key, term in terms.items():
+        for n, m in enumerate(re.finditer(r"\\label\{(eq:[^{}]*)\}", term["body"]), 1):
+            found[m.group(1)] = (key, f"({n})")
+    return found
+
+
+def test_eqref_inside_a_formula_is_the_equation_number_linked(site, terms):
+    """An \\eqref inside a formula shows its equation's number, as LaTeX prints it: on the page a link
+    inside the MathML, to the equation on that page or on its term's page; in the PDF the number,
+    and in the book a link (as the prose's \\eqref is)."""
+    numbers = equation_numbers(terms)
+    inside = [(key, label) for key in terms for formula in FORMULA.findall(prose_of(terms[key]["body"]))
+              for label in EQREF.findall(formula)]
+    assert {numbers[label][0] == key for key, label in inside} == {True, False}, \
+        "the fixture needs an \\eqref inside a formula to its own term's equation and one to another term's"
+    for key, label in inside:
+        owner, number = numbers[label]
+        href = ("" if owner == key else f"{slug_of(owner)}.html") + f"#{label}"
+        in_math = [(a["href"], words(a["text"])) for a in page(site, slug_of(key)).links
+                   if a["mtext"] and "ref" in a["class"]]
+        assert (href, number) in in_math, (key, label)
+        assert label in page(site, slug_of(owner)).ids
+        pdf = words(pdftotext(site / "terms" / f"{slug_of(key)}.pdf"))
+        assert label not in pdf and number in pdf, (key, label)
+    # in the book every \eqref, in prose or in a formula, is a link showing the number
+    everywhere = [label for key in terms for label in EQREF.findall(prose_of(terms[key]["body"]))]
+    book = [text.strip(".,;:") for _, text in pdf_links(site / "dictionary.pdf")]
+    assert sorted(t for t in book if re.fullmatch(r"\(\d+\)", t)) == sorted(numbers[label][1] for label in everywhere)
+
+
 def test_pages_show_mathml_and_no_raw_tex(site, terms):
     for path in sorted(site.rglob("*.html")):
         html = path.read_text()
@@ -451,9 +483,6 @@ def test_pages_show_mathml_and_no_raw_tex(site, terms):
             assert "<math" in (site / "terms" / f"{slug_of(key)}.html").read_text(), key
 
 
-@pytest.mark.xfail(strict=True, reason="templates/print/section.tex.j2 prints the catalog's summary "
-                   "escaped as text, so a formula in a term's first sentence shows as TeX source "
-                   "('{\\mathbf{x}}') under the title of its PDF")
 def test_term_pdfs_show_no_raw_tex(site, terms):
     for key in terms:
         text = pdftotext(site / "terms" / f"{slug_of(key)}.pdf")
@@ -566,15 +595,9 @@ def mistake_cases():
 
 
 CASES = mistake_cases()
-FORMULA_BUG = ("glossary/render.py raise_formula() looks for the formula in json.dumps(ast), where every "
-               "backslash is doubled, so a formula with a command never matches: the message names no "
-               "file, line or term ('a formula does not convert to MathML: $...$')")
 
 
-@pytest.mark.parametrize("name,file,old,new,pieces", [
-    pytest.param(*case, id=case[0],
-                 marks=[pytest.mark.xfail(strict=True, reason=FORMULA_BUG)] if case[0] == "formula" else [])
-    for case in CASES])
+@pytest.mark.parametrize("name,file,old,new,pieces", [pytest.param(*case, id=case[0]) for case in CASES])
 def test_a_mistake_is_told_and_site_is_left_as_it_was(work, tmp_path, name, file, old, new, pieces):
     _, _, good = work
     source = copy_fixture(tmp_path / "dict")
@@ -628,9 +651,6 @@ def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
     assert "measured quickly" in after[f"terms/{slug}.html"].decode()
 
 
-@pytest.mark.xfail(strict=True, reason="workflow/rules/terms.smk: pictures_<batch> takes each entry's whole "
-                   "snapshot (results/_entries/<slug>.json, description included) as input, so a prose-only "
-                   "edit reruns the pictures job")
 def test_a_prose_edit_runs_no_pictures_job(edited):
     _, _, _, ran = edited
     assert "pictures" not in ran and "print_format" not in ran

@@ -167,7 +167,7 @@ def test_ref_and_eqref_are_links_and_a_labelled_equation_a_target():
     spans = find(blocks, "Span")
     assert spans[0]["c"][0] == ["", ["equation"], [["label", "eq:ab"]]]
     page = html(blocks)
-    assert '<span id="eq:ab" class="equation">' in page and '<a class="xref" href="#eq:ab">(eq:ab)</a>' in page
+    assert '<span id="eq:ab" class="equation">' in page and '<a class="ref" href="#eq:ab">(eq:ab)</a>' in page
     # The LaTeX writer labels the equation once, inside it, where LaTeX numbers it.
     doc = {"pandoc-api-version": texprose.API_VERSION, "meta": {}, "blocks": prose.for_format(blocks, "latex")}
     latex = prose.run_pandoc(["-f", "json", "-t", "latex"], json.dumps(doc))

@@ -3,7 +3,10 @@ over the AST (cross-references, citations, pictures, references to labels), then
 batch written as HTML (MathML), LaTeX and Markdown by one pandoc process per format.
 
     out = render_batch(entries, facts, context)
-    out[slug] = {"html", "latex", "markdown", "refs", "summary", "references"}
+    out[slug] = {"html", "latex", "markdown", "refs", "summary", "summary_html", "summary_latex", ...}
+
+An entry's summary, when its source gives none, is its first sentence: as text ("summary"), and as
+HTML and LaTeX written like its prose (formulas as MathML, or typeset by LaTeX).
 
 The reader is the only part that knows an entry's source format (entry["body_format"]): Markdown
 entries are parsed by glossary.prose (with the run's facts filled in), LaTeX descriptions by
@@ -72,6 +75,7 @@ class EntryPass(prose.Pass):
     def __init__(self, entry, titles, labels):
         super().__init__(entry["body"], entry["path"], titles)
         self.entry, self.labels, self.figures, self.unknown = entry, labels, 0, []
+        self.subfigures = None      # inside a figure: how many figures it holds so far
 
     def note_unknown(self, attr):
         """A construct the reader did not know, shown as text: reported by the build."""
@@ -80,6 +84,8 @@ class EntryPass(prose.Pass):
 
     def inline(self, x):
         t, c = x["t"], x.get("c")
+        if t == "Span" and "math-xref" in c[0][1]:
+            return [self.math_refs(c)]
         if t == "Span":
             self.note_unknown(c[0])
         if t == "Link" and "xref" in c[0][1]:
@@ -101,20 +107,63 @@ class EntryPass(prose.Pass):
         if b["t"] == "Div":
             self.note_unknown(b["c"][0])
         if b["t"] == "Figure":
-            self.figures += 1
             attr, caption, body = b["c"]
             short, long = caption
-            # The page numbers its figures in the caption; LaTeX numbers them itself (resolve() drops it).
+            # The page numbers its figures in the caption; LaTeX numbers them itself (resolve() drops it):
+            # a figure "Figure 2.", a figure inside one (a subfigure) "(a)", "(b)" as LaTeX's subcaption.
+            if self.subfigures is None:
+                self.figures += 1
+                shown = f"Figure\u00a0{self.figures}."
+            else:
+                self.subfigures += 1
+                shown = f"({chr(ord('a') + (self.subfigures - 1) % 26)})"
             label = [prose.node("Span", [["", ["figure-label"], []],
-                                         [prose.node("Strong", [prose.node("Str", f"Figure\u00a0{self.figures}.")]),
-                                          prose.node("Space")]])]
+                                         [prose.node("Strong", [prose.node("Str", shown)]), prose.node("Space")]])]
+            outer, self.subfigures = self.subfigures, 0 if self.subfigures is None else self.subfigures
+            body = self.blocks(body)
+            self.subfigures = outer
             first = long[0] if long else None
             if first and first["t"] in ("Plain", "Para"):
                 long = [prose.node(first["t"], label + self.inlines(first["c"]))] + self.blocks(long[1:])
             else:
                 long = [prose.node("Plain", label)] + self.blocks(long)
-            return [prose.node("Figure", [attr, [short, long], self.blocks(body)])]
+            return [prose.node("Figure", [attr, [short, long], body])]
         return super().block(b)
+
+    def math_refs(self, c):
+        """A formula's references (glossary.texprose wrote an \\eqref in it as "(label)", recorded as
+        ["#label", "(label)"] on the Span): each shows its equation's number, "(3)", in the formula
+        (and in its LaTeX, data-latex) and links to its place, in this entry or on the entry that
+        has it ("slug#label")."""
+        (ident, classes, attrs), content = c
+        attrs = dict(attrs)
+        links, numbers = [], {}
+        for target, text in json.loads(attrs.get("data-xrefs", "[]")):
+            if target.startswith("#"):
+                label = target[1:]
+                found = self.labels.get(label)
+                if found is None:
+                    self.error(re.escape(label), f"\\eqref{{{label}}}: no equation has this label; fix the label")
+                numbers[text] = f"({found['number']})"
+                target = target if found["slug"] == self.entry["slug"] else f"{found['slug']}{target}"
+                text = numbers[text]
+            links.append([target, text])
+
+        def renumbered(tex):
+            for old, new in numbers.items():
+                tex = tex.replace(old, new)
+            return tex
+
+        out = []
+        for x in content:
+            if x["t"] == "Math":
+                self.check_math(x["c"][1])
+                x = prose.node("Math", [x["c"][0], renumbered(x["c"][1])])
+            out.append(x)
+        attrs["data-xrefs"] = json.dumps(links, ensure_ascii=False)
+        if "data-latex" in attrs:
+            attrs["data-latex"] = renumbered(attrs["data-latex"])
+        return prose.node("Span", [[ident, classes, sorted(attrs.items())], out])
 
     def label_ref(self, attrs):
         label = attrs.get("reference", "")
@@ -228,32 +277,50 @@ def html_pieces(asts):
 def raise_formula(failure, asts, bodies, macros=""):
     """The EntryError of a formula that does not convert, told by its entry's reader."""
     formula, message = failure
+    from glossary import texprose
     for slug, ast in asts.items():
-        if formula in json.dumps(ast):
+        # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
+        if formula in texprose.formulas(ast):
             entry = bodies[slug]
             if entry["body_format"] == "latex":
-                from glossary import texprose
                 texprose.raise_formula(failure, {slug: ast}, [entry])
             prose.raise_math_failure(formula, message, entry["body"], entry["path"], macros)
     raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({' '.join(message.split())}); fix it")
 
 
 def unwrap_spans(value, fmt):
-    """The HTML keeps the spans a reader made around formulas (their ids and links); the other
-    formats show only what they hold."""
+    """The HTML keeps the spans a reader made around formulas (their ids and links; not the
+    formula's LaTeX, data-latex); the other formats show only what they hold, LaTeX the formula
+    of data-latex (its references links) when the span has one."""
     if fmt == "html":
         from glossary import texprose
-        return texprose.equation_ids(value)
+        return texprose.equation_ids(without_attr(value, "data-latex"))
     if isinstance(value, list):
         out = []
         for v in value:
             if isinstance(v, dict) and v.get("t") == "Span" and {"equation", "math-xref"} & set(v["c"][0][1]):
-                out.extend(unwrap_spans(v["c"][1], fmt))
+                content, latex = v["c"][1], dict(v["c"][0][2]).get("data-latex")
+                if fmt == "latex" and latex is not None:
+                    content = [prose.node("Math", [x["c"][0], latex]) if x["t"] == "Math" else x for x in content]
+                out.extend(unwrap_spans(content, fmt))
             else:
                 out.append(unwrap_spans(v, fmt))
         return out
     if isinstance(value, dict):
         return {k: unwrap_spans(v, fmt) for k, v in value.items()}
+    return value
+
+
+def without_attr(value, name):
+    """The AST without the attribute `name` on its Spans."""
+    if isinstance(value, list):
+        return [without_attr(v, name) for v in value]
+    if isinstance(value, dict):
+        if value.get("t") == "Span":
+            (ident, classes, attrs), content = value["c"]
+            return prose.node("Span", [[ident, classes, [a for a in attrs if a[0] != name]],
+                                       without_attr(content, name)])
+        return {k: without_attr(v, name) for k, v in value.items()}
     return value
 
 
@@ -374,7 +441,8 @@ def render_fresh(entries, facts, context):
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
     for slug in summaries:
-        results[slug]["summary_html"] = None
-    for slug, text in (write_batch(derived, "html", by_slug) if derived else {}).items():
-        results[slug]["summary_html"] = text.strip()
+        results[slug]["summary_html"] = results[slug]["summary_latex"] = None
+    for fmt in ("html", "latex") if derived else ():
+        for slug, text in write_batch(derived, fmt, by_slug).items():
+            results[slug][f"summary_{fmt}"] = text.strip()
     return results

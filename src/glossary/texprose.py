@@ -23,7 +23,9 @@ Why each step:
   LaTeX (in a `\\text{}` if it was not in one), the formula wrapped in
   `Span [["", ["math-xref"], [["data-xrefs", '[[slug, text], ...]']]], [Math]]` so that
   `link_math` makes that text a link in the HTML (`<a>` inside `<mtext>`); `\\eqref{x}` inside a
-  formula becomes the text "(x)" recorded as ["#x", "(x)"].
+  formula becomes the text "(x)" recorded as ["#x", "(x)"] (glossary.render shows the number).  The
+  Span's `data-latex` is the formula as the LaTeX writes it, each of those references a link
+  (`\\glossaryref{slug}{form}`, `\\hyperref[x]{(x)}`).
 - Forms follow glossaries' first use, one description being the document: the first `\\gls{k}` of a
   description shows k's `first` (`firstplural`) form, the later ones its `text` (`plural`).
 - `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
@@ -419,34 +421,45 @@ class Resolve:
 
     def math(self, kind, tex):
         """A formula with modern fonts, its references as text (links recorded on a Span), an
-        equation's \\label as the Span's identifier."""
+        equation's \\label as the Span's identifier.  The Span's data-latex (when there are links)
+        is the formula as LaTeX typesets it, its references links: \\glossaryref{slug}{form} and
+        \\hyperref[label]{(label)}, inside \\text."""
         links = []
+        source = tex
 
-        def sub(m):
-            slug, latex, upper = self.refs[int(m.group(1))]
-            text = latex[:1].upper() + latex[1:] if upper else latex
-            shown = capitalise(self.shown[latex]) if upper else self.shown[latex]
-            # A form with a formula of its own ($k$-means) spans several MathML nodes: not linked.
-            if all(x["t"] in ("Str", "Space", "SoftBreak") for x in shown):
-                links.append([slug, plain(shown)])
-            inside = in_text(tex, m.start())
-            return text if inside else f"\\text{{{text}}}"
+        def written(linked):
+            def sub(m):
+                slug, latex, upper = self.refs[int(m.group(1))]
+                text = latex[:1].upper() + latex[1:] if upper else latex
+                shown = capitalise(self.shown[latex]) if upper else self.shown[latex]
+                # A form with a formula of its own ($k$-means) spans several MathML nodes: not linked.
+                if all(x["t"] in ("Str", "Space", "SoftBreak") for x in shown):
+                    if not linked:
+                        links.append([slug, plain(shown)])
+                    else:
+                        text = f"\\glossaryref{{{slug}}}{{{text}}}"
+                return text if in_text(m.string, m.start()) else f"\\text{{{text}}}"
 
-        def ref(m):
-            links.append(["#" + m.group(2), f"({m.group(2)})"])
-            return f"\\text{{({m.group(2)})}}"
+            def ref(m):
+                label = m.group(2)
+                if not linked:
+                    links.append(["#" + label, f"({label})"])
+                text = f"\\hyperref[{label}]{{({label})}}" if linked else f"({label})"
+                return text if in_text(m.string, m.start()) else f"\\text{{{text}}}"
 
-        tex = XREF.sub(sub, tex)
-        tex = re.sub(r"\\(eqref|ref)\{([^{}]*)\}", ref, tex)
-        # Line-break hints mean nothing in MathML, and texmath does not know them.
-        tex = modern_fonts(re.sub(r"\\(linebreak|newline|allowbreak)(?![A-Za-z])\s*", " ", tex))
-        tex = labels_first(tex)
+            out = XREF.sub(sub, source)
+            out = re.sub(r"\\(eqref|ref)\{([^{}]*)\}", ref, out)
+            # Line-break hints mean nothing in MathML, and texmath does not know them.
+            out = modern_fonts(re.sub(r"\\(linebreak|newline|allowbreak)(?![A-Za-z])\s*", " ", out))
+            return labels_first(out)
+
+        tex = written(False)
         label = re.search(r"\\label\{([^{}]*)\}", tex)
         math = node("Math", [kind, tex])
         if not links and not label:
             return math
         attrs = [["label", label.group(1)]] if label else []
-        attrs += [["data-xrefs", json.dumps(links, ensure_ascii=False)]] if links else []
+        attrs += [["data-xrefs", json.dumps(links, ensure_ascii=False)], ["data-latex", written(True)]] if links else []
         classes = (["equation"] if label else []) + (["math-xref"] if links else [])
         return node("Span", [["", classes, attrs], [math]])
 
@@ -513,26 +526,31 @@ def unknown(blocks):
 
 def link_math(html, target="{slug}.html"):
     """The HTML with each formula's references as links: inside every
-    <span class="math-xref" data-xrefs='[[slug or "#label", text], ...]'>, the first <mtext> text
-    (outside links already made) holding a reference's text gets <a class="xref" href=...> around
-    it; a slug's address is `target`, a "#label" stays as it is."""
+    <span class="math-xref" data-xrefs='[[target, text], ...]'> (a target a slug, "#label" or
+    "slug#label"), the first
+    <mtext> text (outside links already made) holding a reference's text gets <a class=... href=...>
+    (class "ref" for an equation's label) around it; a slug's address is `target` (a "#label" after
+    it kept), a "#label" stays as it is."""
     def span(m):
         inner = m.group(3)
         for slug, text in json.loads(html_lib.unescape(m.group(2))):
-            href = html_lib.escape(slug if slug.startswith("#") else target.format(slug=slug))
-            inner = link_first(inner, html_lib.escape(text, quote=False), href)
+            page, anchor, label = slug.partition("#")
+            href = html_lib.escape((target.format(slug=page) if page else "") + anchor + label)
+            # a term's class "xref", an equation's "ref", as the prose's links have them
+            inner = link_first(inner, html_lib.escape(text, quote=False), href, "ref" if anchor else "xref")
         return m.group(1) + inner + "</span>"
     return re.sub(r'(<span [^>]*class="[^"]*\bmath-xref\b[^"]*"[^>]*data-xrefs="([^"]*)"[^>]*>)(.*?)</span>',
                   span, html, flags=re.S)
 
 
-def link_first(mathml, text, href):
-    """`mathml` with the first occurrence of `text` in an <mtext>, outside an <a>, made a link."""
+def link_first(mathml, text, href, kind="xref"):
+    """`mathml` with the first occurrence of `text` in an <mtext>, outside an <a>, made a link of
+    class `kind`."""
     for m in re.finditer(r"(<mtext[^>]*>)(.*?)(</mtext>)", mathml, re.S):
         parts = re.split(r"(<a [^>]*>.*?</a>)", m.group(2))
         for i, part in enumerate(parts):
             if not part.startswith("<a ") and text in part:
-                parts[i] = part.replace(text, f'<a class="xref" href="{href}">{text}</a>', 1)
+                parts[i] = part.replace(text, f'<a class="{kind}" href="{href}">{text}</a>', 1)
                 return mathml[:m.start(2)] + "".join(parts) + mathml[m.end(2):]
     return mathml
 

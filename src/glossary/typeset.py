@@ -82,19 +82,22 @@ def format_source(template_dir, tex_path):
 
 
 def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
-                cache, log, fmt=None):
+                cache, log, fmt=None, metas=None):
     """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
     of everything it is made of (its document, the figures it includes, the packages), so that a
-    batch that reruns compiles only the entries whose PDF would change."""
+    batch that reruns compiles only the entries whose PDF would change.  `metas` are the prose jobs'
+    results of the entries (results/<slug>/meta.json), whose summary_latex, a summary taken from the
+    prose, the section typesets as the prose is (formulas as formulas)."""
     import shutil
 
     from glossary import dictionary
     summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
+    latex_summaries = {m["slug"]: m.get("summary_latex") for m in metas or []}
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
     for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
         slug = entry["slug"]
-        meta = dict(entry, summary=summaries[slug])
+        meta = dict(entry, summary=summaries[slug], summary_latex=latex_summaries.get(slug))
         entry_checks = check_lines(checks.get(slug, []))
         text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks,
                        params["site_title"], params["site_url"], template_dir)

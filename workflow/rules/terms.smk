@@ -95,6 +95,7 @@ for batch, slugs in BATCHES.items():
             f"print_{batch}"
         input:
             prose=[f"results/{s}/prose.tex" for s in slugs],
+            meta=[f"results/{s}/meta.json" for s in slugs],
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog="results/catalog.json",
             checks=[c for s in demo_slugs(slugs) for c in layout.page_inputs(s, ENTRIES)["checks"]],
