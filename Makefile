@@ -25,8 +25,9 @@ site: setup
 	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES) $(DICTIONARY_ARGS)
 
 # The same build through Slurm (profiles/slurm; docs/slurm.md), under the same build lock, then published.
+# Absolute paths: with OUT= the build (and every Slurm job) runs in OUT, not here.
 slurm: setup $(SLURM_LIB)/.installed
-	@PYTHONPATH=src:$(SLURM_LIB) $(PY) -m glossary.build --profile $(CURDIR)/profiles/slurm $(DICTIONARY_ARGS) $(if $(ARGS),-- $(ARGS))
+	@PYTHONPATH=$(CURDIR)/src:$(CURDIR)/$(SLURM_LIB) $(PY) -m glossary.build --profile $(CURDIR)/profiles/slurm $(DICTIONARY_ARGS) $(if $(ARGS),-- $(ARGS))
 
 # A live preview for editors on 127.0.0.1 (docs/preview.md); it never writes site/.
 PORT ?= 8000

@@ -399,6 +399,8 @@ def main(argv=None):
         print(f"error: SOURCE={args.source}: no such file; name the dictionary's main .tex file or its "
               "YAML file", file=sys.stderr)
         return 1
+    # a profile given as a folder is named from here: the build may run elsewhere (--out)
+    profile = str(Path(args.profile).resolve()) if args.profile and Path(args.profile).is_dir() else args.profile
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         os.chdir(args.out)
@@ -409,7 +411,7 @@ def main(argv=None):
     try:
         with build_lock() as fd:
             hashed = stamp.source_hashes(roots)   # before the build starts: an edit made meanwhile is not "built"
-            outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), args.profile, fd,
+            outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), profile, fd,
                                     source=source)
             if not outcome.ok:
                 print("\n".join(outcome.summary), file=sys.stderr)
