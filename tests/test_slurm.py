@@ -1,11 +1,14 @@
 """The same workflow on a real single-node Slurm on localhost (snakemake-executor-plugin-slurm,
-profiles/slurm): the site it builds is byte-identical to the local build's."""
+profiles/slurm): the site it builds is byte-identical to the local build's, for this repository's
+entries and for a LaTeX dictionary (`make slurm SOURCE=... OUT=...`)."""
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 from conftest import BIN, REPO, copy_repo, tree_bytes
+from test_dictionary_build import build, built_ok, copy_fixture
 
 sys.path.insert(0, str(REPO / "scripts"))
 import slurm_cluster  # noqa: E402
@@ -16,22 +19,66 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(slurm_cluster.available() is not None, reason=str(slurm_cluster.available()))]
 
 
-def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
+def slurm_environ(env, src):
+    """The cluster's environment, with the venv's programs and the plugin (which lives apart from
+    the venv) besides."""
     assert (SLURM_LIB / "snakemake_executor_plugin_slurm").is_dir(), f"{SLURM_LIB}: run make test-setup"
+    return dict(env, PATH=env["PATH"] + os.pathsep + str(BIN),      # the srun wrapper stays first
+                PYTHONPATH=f"{src}{os.pathsep}{SLURM_LIB}")
+
+
+def slurm_logs(root):
+    """{folder under .snakemake/slurm_logs (rule_<name> or group_<name>_...): its logs' text}."""
+    logs = (root / ".snakemake/slurm_logs").iterdir()
+    return {d.name: "".join(p.read_text(errors="replace") for p in d.rglob("*.log")) for d in logs}
+
+
+def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
     work = copy_repo(tmp_path / "glossary")
     with slurm_cluster.cluster(tmp_path / "slurm") as env:
         # What `make slurm` runs: the build (its lock, events, publishing) with the Slurm profile.
-        env = dict(env, PATH=env["PATH"] + os.pathsep + str(BIN),      # the srun wrapper stays first
-                   PYTHONPATH=f"{work / 'src'}{os.pathsep}{SLURM_LIB}")   # the plugin lives apart from the venv
         run = subprocess.run([str(BIN / "python"), "-m", "glossary.build", "--profile", "profiles/slurm", "--",
-                              "--slurm-keep-successful-logs"], cwd=work, env=env, capture_output=True,
-                             text=True, timeout=1800)
+                              "--slurm-keep-successful-logs"], cwd=work, env=slurm_environ(env, work / "src"),
+                             capture_output=True, text=True, timeout=1800)
         out = run.stdout + run.stderr
         assert run.returncode == 0, out[-4000:]
     assert "site published" in out and "] attention: train the model" in out
     # Training ran inside a Slurm job, and passed numeric.require() there (or it had failed).
-    slurm_logs = "".join(p.read_text(errors="replace") for p in (work / ".snakemake/slurm_logs").rglob("*.log"))
-    assert "(Rule: train)" in slurm_logs and "[B-train]" in (work / "logs/train/attention.log").read_text()
+    assert "(Rule: train)" in "".join(slurm_logs(work).values())
+    assert "[B-train]" in (work / "logs/train/attention.log").read_text()
     local, through_slurm = tree_bytes(built[0] / "site"), tree_bytes(work / "site")
+    assert sorted(through_slurm) == sorted(local)
+    assert [name for name in local if local[name] != through_slurm[name]] == []
+
+
+def test_dictionary_built_through_slurm_is_byte_identical(tmp_path):
+    """`make slurm SOURCE=... OUT=...` on the fixture dictionary (without its demos, as the
+    dictionary's own tests build it): each batch of each stage a Slurm job, the site the same
+    bytes as `make site SOURCE=... OUT=...` gives."""
+    source = copy_fixture(tmp_path / "dictionary")
+    built_ok(build(source, tmp_path / "local"))
+    out = tmp_path / "slurm-out"
+    with slurm_cluster.cluster(tmp_path / "slurm") as env:
+        # make's setup prerequisites left out (-o): they would reinstall the venv the tests run in
+        skip = ["-o", "setup", "-o", os.path.relpath(SLURM_LIB / ".installed", REPO)]
+        run = subprocess.run(["make", "--no-print-directory", *skip, "slurm", f"PY={BIN / 'python'}",
+                              f"SOURCE={source}", f"OUT={out}", "ARGS=--slurm-keep-successful-logs"], cwd=REPO,
+                             env=slurm_environ(env, REPO / "src"), capture_output=True, text=True, timeout=1800)
+        output = run.stdout + run.stderr
+        assert run.returncode == 0, output[-4000:]
+    assert "site published" in output
+    # the build ran in OUT, and its Slurm jobs too
+    assert (out / "results/catalog.json").is_file() and (out / "logs").is_dir()
+    jobs = slurm_logs(out)
+    batches = {}
+    for name in jobs:
+        m = re.fullmatch(r"rule_(prose|page|print|pictures)_(b\d+)", name)
+        if m:
+            batches.setdefault(m.group(2), set()).add(m.group(1))
+    assert batches and all({"prose", "page", "print"} <= stages for stages in batches.values()), sorted(jobs)
+    for batch, stages in batches.items():
+        for stage in stages:
+            assert f"(Rule: {stage}_{batch})" in jobs[f"rule_{stage}_{batch}"]
+    local, through_slurm = tree_bytes(tmp_path / "local/site"), tree_bytes(out / "site")
     assert sorted(through_slurm) == sorted(local)
     assert [name for name in local if local[name] != through_slurm[name]] == []
