@@ -33,5 +33,6 @@ for i, entry in enumerate(entries):
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
     jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"],
                                   "summary_html": done["summary_html"], "summary_latex": done.get("summary_latex"),
-                                  "refs": done["refs"],
+                                  "title_html": done.get("title_html"), "title_latex": done.get("title_latex"),
+                                  "title_text": done.get("title_text"), "refs": done["refs"],
                                   "unknown": done["unknown"]})

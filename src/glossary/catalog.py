@@ -2,15 +2,20 @@
 entries, in the index's order, and for each entry the others that refer to it.  Pages, the index,
 terms.json, llms.txt and the book read it; it is built from the prose jobs' results, so that a
 summary taken from an entry's first sentence is known everywhere."""
+from markupsafe import escape
+
 from glossary.layout import title_order
 
 
 def build(metas, names, sections, see_also):
-    rows = [{"slug": m["slug"], "title": names["titles"][m["slug"]], "summary": m["summary"],
-             "summary_html": m["summary_html"],
+    """The catalog.  An entry's title is its source's text unless the prose job rendered it
+    (title_text: plain text, for sorting, <title> and the feeds; title_html: as the page shows it)."""
+    rows = [{"slug": m["slug"], "title": m.get("title_text") or names["titles"][m["slug"]],
+             "title_html": m.get("title_html") or str(escape(names["titles"][m["slug"]])),
+             "summary": m["summary"], "summary_html": m["summary_html"],
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]
-    rows.sort(key=lambda r: title_order(r["slug"], r["title"]))
+    rows.sort(key=lambda r: title_order(r["slug"], names["titles"][r["slug"]]))
     back = {r["slug"]: set() for r in rows}
     for m in metas:
         for target in m["refs"]:
@@ -49,7 +54,7 @@ def others(catalog):
 
 
 def with_summaries(metas, catalog):
-    """Entries' metadata with the summaries the catalog holds (taken from the prose when the source
-    gives none)."""
-    summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
-    return {slug: dict(meta, summary=summaries[slug]) for slug, meta in metas.items()}
+    """Entries' metadata with the titles (plain text) and summaries the catalog holds (a summary
+    taken from the prose when the source gives none)."""
+    rows = {row["slug"]: row for row in catalog["entries"]}
+    return {slug: dict(meta, title=rows[slug]["title"], summary=rows[slug]["summary"]) for slug, meta in metas.items()}

@@ -1,6 +1,8 @@
 """Where the workflow keeps an entry's files: the one definition of the page job's inputs and
 params, used by rule page (workflow/rules/common.smk) and by the preview, which renders the same
 page outside Snakemake."""
+import re
+import unicodedata
 from pathlib import Path
 
 from glossary import entries as glossary_entries
@@ -9,9 +11,20 @@ from glossary import xref
 STAGED = "results/site"
 
 
+# What a title's TeX markup sorts as: font switches and accents go, a command is its name
+# ($\\sigma$-algebra as sigma-algebra, Erd\\H{o}s as Erdos), then letters without their accents.
+TEX_FONT = re.compile(r"\\(?:bf|rm|it|sf|tt|cal|mathbf|mathrm|mathit|mathcal|mathbb|boldsymbol|bm|text|textbf|"
+                      r"textit|emph)(?![A-Za-z])\s*")
+TEX_ACCENT = re.compile(r"\\(?:[HcvudbtrkH](?=\{)|['`\"^~=.])")
+
+
 def title_order(slug, title):
-    """The order of the index, the book and llms.txt: alphabetical by title, then by slug."""
-    return title.lower(), slug
+    """The order of the index, the book and llms.txt: alphabetical by title (read as its letters,
+    whatever TeX or accents it holds), then by slug."""
+    key = TEX_ACCENT.sub("", TEX_FONT.sub("", title))
+    key = re.sub(r"\\([A-Za-z]+)", r"\1", key).replace("\\ ", " ")
+    key = unicodedata.normalize("NFKD", re.sub(r"[${}]", "", key))
+    return "".join(c for c in key if not unicodedata.combining(c)).lower(), slug
 
 
 def others(loaded):

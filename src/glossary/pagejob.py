@@ -91,7 +91,8 @@ def batch_jobs(smk):
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
                         if k not in inp})
-        meta = dict(entries.front_matter(entry), summary=rows[slug]["summary"], summary_html=rows[slug]["summary_html"])
+        meta = dict(entries.front_matter(entry), **{k: rows[slug][k] for k in ("title", "title_html", "summary",
+                                                                              "summary_html")})
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
                                 "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"]},
@@ -182,9 +183,11 @@ def dictionary_job(entry, done, catalog, site, repo=REPO):
     if "demo" in entry:
         inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items() if k not in inp})
     summary = {"summary": done["summary"], "summary_html": done["summary_html"]}
-    others = [dict(row, **summary) if row["slug"] == slug else row for row in catalog["entries"]]
+    row = next(r for r in catalog["entries"] if r["slug"] == slug)
+    others = [dict(r, **summary) if r["slug"] == slug else r for r in catalog["entries"]]
+    meta = dict(entries.front_matter(entry), title=row["title"], title_html=row["title_html"], **summary)
     return {"slug": slug, "input": inp,
-            "params": {"meta": dict(entries.front_matter(entry), **summary), "others": others,
+            "params": {"meta": meta, "others": others,
                        "base_url": site["base_url"], "referenced_by": catalog["referenced_by"][slug],
                        "site": site["site"]},
             "config": {"site_title": site["title"], "colab_prefix": site["colab_prefix"]},

@@ -61,8 +61,46 @@ def parse_all(entries, facts, context):
     if latex:
         from glossary import texprose
         macros = texprose.normalise_macros(context["latex_macros"])
-        blocks.update(texprose.parse(latex, macros, context["targets"]))
+        blocks.update(texprose.parse(latex + [title_term(e) for e in latex if TEX_TITLE.search(e["title"])],
+                                     macros, context["targets"]))
     return blocks
+
+
+# A LaTeX term's name that needs its reader ($\\sigma$-algebra, R\\'enyi); the others are text as they are.
+TEX_TITLE = re.compile(r"[\\$~^_{}]")
+
+
+def title_term(entry):
+    """The name of a LaTeX term as a term of its own (TITLE + slug), parsed in the same pandoc run as
+    the descriptions, so that a formula or accent in a name reads as in the prose."""
+    return dict(entry, slug=TITLE + entry["slug"], body=entry["title"], body_line=entry["line"], pictures=[],
+                graphics=[])
+
+
+TITLE = "title:"
+
+
+def titles(asts, by_slug):
+    """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name was parsed
+    (title_term): the name as the page, the print edition and the feeds show it, without links."""
+    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose_inlines(blocks)))]
+             for slug, blocks in asts.items() if slug.startswith(TITLE)}
+    if not names:
+        return {}
+    bodies = {slug: dict(by_slug[slug], body=by_slug[slug]["title"]) for slug in names}
+    html, latex = (write_batch(names, fmt, bodies) for fmt in ("html", "latex"))
+    marks = [prose.node("Para", [prose.node("Str", f"@@{slug}@@")]) for slug in names]
+    doc = {"pandoc-api-version": api_version(), "meta": {},
+           "blocks": [b for mark, blocks in zip(marks, names.values()) for b in (mark, *blocks)]}
+    plain = prose.run_pandoc(["-f", "json", "-t", "plain", "--wrap=none"], json.dumps(doc))
+    text = dict(zip(names, (" ".join(t.split()) for t in re.split(r"^@@[^@\n]+@@$", plain, flags=re.M)[1:])))
+    return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
+            for slug in names}
+
+
+def texprose_inlines(blocks):
+    from glossary import texprose
+    return texprose.inlines_of(blocks)
 
 
 # --- the pass over the AST ------------------------------------------------------------
@@ -122,6 +160,8 @@ class EntryPass(prose.Pass):
             outer, self.subfigures = self.subfigures, 0 if self.subfigures is None else self.subfigures
             body = self.blocks(body)
             self.subfigures = outer
+            if outer is None:
+                attr = self.figure_id(attr, body)
             first = long[0] if long else None
             if first and first["t"] in ("Plain", "Para"):
                 long = [prose.node(first["t"], label + self.inlines(first["c"]))] + self.blocks(long[1:])
@@ -129,6 +169,16 @@ class EntryPass(prose.Pass):
                 long = [prose.node("Plain", label)] + self.blocks(long)
             return [prose.node("Figure", [attr, [short, long], body])]
         return super().block(b)
+
+    def figure_id(self, attr, body):
+        """A figure's identifier: pandoc gives a figure of subfigures the last subfigure's label, so
+        it takes its own (the label of its number that no subfigure has; LaTeX's \\label in its caption)."""
+        inner = {b["c"][0][0] for b in body if b["t"] == "Figure"}
+        if not inner or attr[0] not in inner | {""}:
+            return attr
+        own = [name for name, t in self.labels.items() if t["slug"] == self.entry["slug"] and t["kind"] == "figure"
+               and t["number"] == self.figures and name not in inner]
+        return [own[0] if own else "", *attr[1:]]
 
     def math_refs(self, c):
         """A formula's references (glossary.texprose wrote an \\eqref in it as "(label)", recorded as
@@ -371,11 +421,20 @@ def without_citations(inlines):
             continue        # the comma between two citations
         if x["t"] not in ("Space", "SoftBreak"):
             after_citation = False
-        out += without_citations(x["c"][1]) if x["t"] == "Link" else [x]
+        out += without_citations(x["c"][1]) if x["t"] == "Link" else [inside_without_citations(x)]
     return [x for i, x in enumerate(out) if not (x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] in ("Space", "SoftBreak")
                                                  or x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
+
+
+def inside_without_citations(x):
+    """An inline with the inlines inside it (emphasis, quotes, spans) without citations and links."""
+    if x["t"] in ("Emph", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps", "Underline"):
+        return prose.node(x["t"], without_citations(x["c"]))
+    if x["t"] in ("Quoted", "Span"):
+        return prose.node(x["t"], [x["c"][0], without_citations(x["c"][1])])
+    return x
 
 
 # What an entry's prose may name: glossary references (\gls{key} ...), [[slug]] links, labels, citations.
@@ -425,6 +484,7 @@ def render_fresh(entries, facts, context):
     """render_batch's work for the entries not in its cache."""
     asts = parse_all(entries, facts, context)
     done, by_slug = {}, {e["slug"]: e for e in entries}
+    named = titles(asts, by_slug)
     results, summaries = {}, {}
     for e in entries:
         walker = EntryPass(e, context["titles"], context["labels"])
@@ -435,7 +495,8 @@ def render_fresh(entries, facts, context):
         first = without_citations(first_sentence(done[e["slug"]]))
         summaries[e["slug"]] = [prose.node("Plain", first)]
         results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split()),
-                              "unknown": walker.unknown}
+                              "unknown": walker.unknown,
+                              **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
     for fmt in ("html", "latex", "markdown"):
         for slug, text in write_batch(done, fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text

@@ -53,7 +53,8 @@ def figures_dir(tex_path, site_terms):
 
 def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms):
     return environment(template_dir).get_template("entry.tex.j2").render(
-        section=section_tex.strip("\n"), title=meta["title"], site_title=site_title, site_url=site_url,
+        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site_title,
+        site_url=site_url,
         figures_dir=figures_dir(tex_path, site_terms))
 
 
@@ -93,11 +94,14 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
     from glossary import dictionary
     summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
     latex_summaries = {m["slug"]: m.get("summary_latex") for m in metas or []}
+    latex_titles = {m["slug"]: (m.get("title_latex"), m.get("title_text")) for m in metas or []}
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
     for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
         slug = entry["slug"]
-        meta = dict(entry, summary=summaries[slug], summary_latex=latex_summaries.get(slug))
+        title_latex, title_text = latex_titles.get(slug, (None, None))
+        meta = dict(entry, summary=summaries[slug], summary_latex=latex_summaries.get(slug), title_latex=title_latex,
+                    title_text=title_text)
         entry_checks = check_lines(checks.get(slug, []))
         text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks,
                        params["site_title"], params["site_url"], template_dir)
