@@ -334,9 +334,16 @@ def without_layout(value):
     if isinstance(value, list):
         out = []
         for v in value:
+            if isinstance(v, dict) and v.get("t") == "Cite":
+                out.append(v)       # its raw copy of the \cite command is the Cite's own, not unknown TeX
+                continue
             if isinstance(v, dict) and v.get("t") in ("RawInline", "RawBlock") and v["c"][0] == "latex":
                 rest = LAYOUT_RAW.sub("", v["c"][1]).strip()
-                if rest:
+                if rest and "\\" not in rest:
+                    # text pandoc took in with a layout command (\centering 2, -1, ...): text, shown as such
+                    text = node("Str", rest)
+                    out.append(text if v["t"] == "RawInline" else node("Para", [text]))
+                elif rest:
                     name = re.match(r"\\(begin\{[^{}]*\}|[A-Za-z]+|.)", rest)
                     attr = ["", ["unknown-tex"], [["construct", name.group(0) if name else rest[:20]]]]
                     raw = node(v["t"], [v["c"][0], rest])
