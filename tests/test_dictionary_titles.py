@@ -66,8 +66,8 @@ def test_the_name_everywhere_else_and_its_place_in_the_index(site):
 def test_the_pdfs_typeset_the_name_and_the_outline_says_it(site):
     from pypdf import PdfReader
     assert SHOWN in text_of(site / "terms/gradient.pdf")
-    # its "Cite this entry" record is the page's, with the name as text
-    assert f"title = {{{{{SHOWN}}}}}" in text_of(site / "terms/gradient.pdf")
+    # its "Cite this entry" record gives the name as TeX, as BibTeX reads it
+    assert f"title = {{{{{NAME}}}}}" in text_of(site / "terms/gradient.pdf")
     assert "$" not in text_of(site / "terms/gradient.pdf").split("The gradient")[0]
     outline = [item.title for item in PdfReader(str(site / "dictionary.pdf")).outline if not isinstance(item, list)]
     flat = [item.title for part in PdfReader(str(site / "dictionary.pdf")).outline if isinstance(part, list)

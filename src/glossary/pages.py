@@ -84,10 +84,11 @@ def bib(text):
     return "".join(BIB_SPECIAL.get(c, c) for c in str(text))
 
 
-def bibtex(slug, title, site_title, url=None, demo=True):
-    """A BibTeX @misc record for an entry: its key is the slug, nothing from the clock."""
+def bibtex(slug, title, site_title, url=None, demo=True, title_tex=None):
+    """A BibTeX @misc record for an entry: its key is the slug, nothing from the clock.  title_tex: the
+    title as TeX already (a dictionary's name with math in it), written as it is."""
     fields = [("author", "{" + bib(site_title) + "}"),
-              ("title", "{" + bib(title) + "}"),
+              ("title", "{" + (title_tex or bib(title)) + "}"),
               ("howpublished", r"\url{" + url + "}" if url else bib(site_title)),
               ("note", "Glossary entry with a reproducible numpy demo" if demo else "Glossary entry")]
     width = max(len(k) for k, _ in fields)

@@ -40,8 +40,9 @@ def section(slug, meta, prose, checks, site_title, site_url, template_dir):
     address = urls(slug, site_url)
     figs = [{"path": f"{slug}/figures/{f['name']}.pdf", "label": f"fig:{slug}:{f['name']}",
              "caption": f["caption"]} for f in meta["figures"]]
-    title = meta.get("title_text") or meta["title"]      # as the page's record has it
-    bibtex = pages.bibtex(slug, title, site_title, address["page"] if address else None, "demo" in meta)
+    # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
+    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None, "demo" in meta,
+                          title_tex=meta["title"] if meta.get("title_latex") else None)
     return environment(template_dir).get_template("section.tex.j2").render(
         slug=slug, entry=meta, prose=prose.strip("\n"), figures=figs, checks=checks,
         bibtex=bibtex.rstrip("\n"), urls=address)
