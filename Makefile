@@ -15,7 +15,7 @@ DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
-.PHONY: site slurm serve test setup test-setup test-packages system-packages verify manifest new-entry bench clean links
+.PHONY: site slurm serve test setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links
 
 # A dictionary kept elsewhere: SOURCE= its main .tex file (or a YAML file naming it), OUT= the folder
 # to build in (OUT/site, OUT/results); nothing is written beside the sources.
@@ -49,7 +49,7 @@ manifest: site
 new-entry: setup
 	@PYTHONPATH=src $(PY) scripts/new_entry.py "$(NAME)"
 
-bench: setup
+bench: setup bench-packages
 	@PYTHONPATH=src $(PY) scripts/bench.py
 
 setup: $(VENV)/.installed system-packages
@@ -92,6 +92,14 @@ test-packages:
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null || missing="$$missing slurm"; \
 	extra=""; command -v npm >/dev/null || { missing="$$missing npm"; extra="nodejs npm"; }; \
 	$(call apt_install,$(TEST_DEBIAN_PACKAGES) $$extra)
+
+# For make bench: the authors' own build of the real dictionary (latexmk -pdf ADictML_Main.tex) needs
+# algorithm/algpseudocode, IEEEtran and tracklang beyond what the site needs.
+BENCH_DEBIAN_PACKAGES := latexmk texlive-science texlive-publishers texlive-plain-generic
+bench-packages:
+	@missing=""; \
+	command -v latexmk >/dev/null && kpsewhich algpseudocode.sty IEEEtran.bst tracklang.sty >/dev/null 2>&1 || missing=tex; \
+	$(call apt_install,$(BENCH_DEBIAN_PACKAGES))
 
 define apt_install
 if [ -n "$$missing" ]; then \
