@@ -583,7 +583,7 @@ def mistake_cases():
          [f"{models}:{line_of(models, draw) + 1}: term 'gd': picture 1 does not compile: Undefined control "
           "sequence.", "\\undefinedtikzmacro", "fix the picture"]),
         ("formula", maths, formula, formula.replace("\\mathcal{Y}", "\\frac{\\mathcal{Y}}"),
-         [re.compile(rf"{maths}:(?: line )?{line_of(maths, formula)}: term '?function'?"),
+         [re.compile(rf"{maths}:{line_of(maths, formula)}: term 'function'"),
           "\\frac{\\mathcal{Y}}", "MathML"]),
         ("ref-nowhere", models, ref, ref.replace("gd-steps", "gd-step"),
          [f"{models}:{line_of(models, ref)}: term 'learningrate': \\ref{{fig:gd-step}} names a label that no "

@@ -224,14 +224,14 @@ def test_a_formula_that_does_not_convert_names_file_line_key_and_message():
     with pytest.raises(EntryError) as err:
         texprose.write_html(parsed, terms)
     message = str(err.value)
-    assert message.startswith("ADictML_Test.tex: line 41: term broken: the formula $a \\frobnicate{b}$")
+    assert message.startswith("ADictML_Test.tex:41: term 'broken': the formula $a \\frobnicate{b}$")
     assert "unexpected control sequence \\frobnicate" in message
 
 
 def test_an_unknown_key_and_an_unclosed_group_are_errors():
-    with pytest.raises(EntryError, match=r"ADictML_Test.tex: line 11: term t0: \\gls\{sv\} names no entry"):
+    with pytest.raises(EntryError, match=r"ADictML_Test.tex:11: term 't0': \\gls\{sv\} names no entry"):
         one("Fine.\nA \\gls{sv}.")
-    with pytest.raises(EntryError, match=r"ADictML_Test.tex: line 11: term t1: '\{\\\\bf group.' is never closed"):
+    with pytest.raises(EntryError, match=r"ADictML_Test.tex:11: term 't1': '\{\\\\bf group.' is never closed"):
         parse("Fine.", "Open\n{\\bf group.", "Next.")
 
 

@@ -185,7 +185,7 @@ def replace_refs(term, targets, refs, first_use=True):
         if key not in targets:
             line = term.get("body_line", 1) + term["body"][:m.start()].count("\n")
             near = ", ".join(sorted(k for k in targets if k[:3] == key[:3])[:5]) or "a key of the dictionary"
-            raise EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: \\{command}{{{key}}} "
+            raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: \\{command}{{{key}}} "
                              f"names no entry; use one of: {near}")
         form, upper = form_name(command, key in seen or not first_use)
         seen.add(key)
@@ -240,7 +240,7 @@ def split(blocks, terms, count_forms):
 def raise_split(terms, i):
     """A body that swallowed the next marker: an unclosed group or environment."""
     term = terms[max(i - 1, 0)]
-    raise EntryError(f"{term.get('path', '?')}: line {term.get('body_line', '?')}: term {term['key']}: "
+    raise EntryError(f"{term.get('path', '?')}:{term.get('body_line', '?')}: term {term['key']!r}: "
                      "the description leaves a { or \\begin{...} open (pandoc read the next term into it); "
                      "close it")
 
@@ -267,7 +267,7 @@ def unreadable(message, source, terms):
         if at is not None:
             line = term.get("body_line", 1) + term["body"][:at].count("\n")
             opened = term["body"][at:at + 30].split("\n")[0]
-            return EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: {opened!r} is never "
+            return EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: {opened!r} is never "
                               "closed (a { or \\begin{...} without its } or \\end); close it")
     m = re.search(r"line (\d+), column (\d+)", message)
     detail = " ".join(message.split("failed:", 1)[-1].split())
@@ -278,7 +278,7 @@ def unreadable(message, source, terms):
         if i is not None:
             term = terms[i]
             at = term.get("body_line", 1) + line - starts[i]
-            return EntryError(f"{term.get('path', '?')}: line {at}: term {term['key']}: pandoc cannot read "
+            return EntryError(f"{term.get('path', '?')}:{at}: term {term['key']!r}: pandoc cannot read "
                               f"the description ({detail}); fix the LaTeX there")
     return EntryError(f"pandoc cannot read the descriptions ({detail})")
 
@@ -630,7 +630,7 @@ def raise_formula(failure, parsed, terms):
             offset = sources[k].start() if k < len(sources) else 0
             line = term.get("body_line", 1) + term["body"][:offset].count("\n")
             shown = sources[k].group(0) if k < len(sources) else formula
-            raise EntryError(f"{term.get('path', '?')}: line {line}: term {term['key']}: the formula {shown} "
+            raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: the formula {shown} "
                              f"(expanded: {formula}) does not convert to MathML ({' '.join(message.split())}); "
                              "rewrite it with commands texmath knows")
     raise EntryError(f"a formula does not convert to MathML: {formula} ({message})")
