@@ -7,4 +7,5 @@ from glossary import typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
 typeset.compile_document(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"],
-                         [Path(snakemake.input["notation"]).parent], snakemake.params["passes"])
+                         [Path(snakemake.input["notation"]).parent], snakemake.params["passes"],
+                         settled=getattr(snakemake.params, "settled", None))

@@ -209,3 +209,37 @@ def test_tex_specials_in_title_and_caption_appear_literally(skeleton_builds):
     for pdf in ("site/terms/alpha.pdf", "site/dictionary.pdf"):
         fonts = subprocess.run(["pdffonts", str(root / pdf)], capture_output=True, text=True, check=True).stdout
         assert "Type 3" not in fonts, fonts
+
+
+BOOK_LIKE = r"""\documentclass{article}
+\pdftrailerid{}\pdfsuppressptexinfo=-1
+\usepackage{hyperref}
+\begin{document}
+\tableofcontents
+\section{One}\label{one} See Section~\ref{two} on page~\pageref{two}.
+\clearpage
+\section{Two}\label{two} WORD, and Section~\ref{one}.
+\end{document}
+"""
+
+
+def test_the_book_starts_from_its_settled_contents_and_ends_as_from_nothing(tmp_path, monkeypatch):
+    """rule book: a compile that starts from the last build's settled auxiliary files runs once after
+    an edit that moves no page, and gives the bytes a compile from nothing gives."""
+    from glossary import latex
+    passes = []
+    real = latex.run_pdflatex
+    monkeypatch.setattr(latex, "run_pdflatex", lambda *a, **k: passes.append(1) or real(*a, **k))
+    tex, settled = tmp_path / "book.tex", tmp_path / "settled"
+    tex.write_text(BOOK_LIKE.replace("WORD", "A word"))
+    latex.compile_pdf(tex, tmp_path / "first.pdf", tmp_path / "log", passes=3, settled=settled)
+    assert len(passes) >= 2 and sorted(p.suffix for p in settled.iterdir()) == [".aux", ".out", ".toc"]
+    tex.write_text(BOOK_LIKE.replace("WORD", "A changed word"))
+    passes.clear()
+    latex.compile_pdf(tex, tmp_path / "again.pdf", tmp_path / "log", passes=3, settled=settled)
+    assert len(passes) == 1
+    passes.clear()
+    latex.compile_pdf(tex, tmp_path / "fresh.pdf", tmp_path / "log", passes=3)
+    assert len(passes) >= 2
+    assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()
+    assert (tmp_path / "again.pdf").read_bytes() != (tmp_path / "first.pdf").read_bytes()

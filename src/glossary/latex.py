@@ -133,14 +133,21 @@ def auxiliary(work, stem):
             for ext in AUXILIARY if (Path(work) / (stem + ext)).is_file()}
 
 
-def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=()):
+def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=(), settled=None):
     """Compile tex_path into pdf_path, starting from the format `fmt` when given (compile_format).
     With passes > 1, pdflatex runs again (up to `passes` times in all) while its auxiliary
-    files (contents, references, outline) still change; `inputs` as in run_pdflatex."""
+    files (contents, references, outline) still change; `inputs` as in run_pdflatex.  `settled`
+    (a folder) keeps the auxiliary files a compile settled on and starts the next one from them:
+    an edit that moves no page number or label then compiles once, into the PDF that a compile
+    from nothing settles on (the same auxiliary files are read for it)."""
     tex_path = Path(tex_path)
     start = [f"-fmt={Path(fmt).resolve().with_suffix('')}"] if fmt else []
     with tempfile.TemporaryDirectory() as work:
         before = None
+        if settled and Path(settled).is_dir():
+            for path in sorted(Path(settled).iterdir()):
+                shutil.copyfile(path, Path(work) / path.name)
+            before = auxiliary(work, tex_path.stem) or None
         for _ in range(passes):
             run_pdflatex([*start, tex_path.name], tex_path, log_path, work, tex_path.stem, inputs)
             after = auxiliary(work, tex_path.stem)
@@ -148,3 +155,8 @@ def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=()):
                 break
             before = after
         shutil.copyfile(Path(work) / (tex_path.stem + ".pdf"), pdf_path)
+        if settled:
+            shutil.rmtree(settled, ignore_errors=True)
+            Path(settled).mkdir(parents=True)
+            for ext, data in auxiliary(work, tex_path.stem).items():
+                (Path(settled) / (tex_path.stem + ext)).write_bytes(data)

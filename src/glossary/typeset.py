@@ -69,11 +69,11 @@ def book_document(parts, site_title, site_url, template_dir, tex_path, site_term
         site_url=site_url, figures_dir=figures_dir(tex_path, site_terms))
 
 
-def compile_document(tex_path, pdf_path, log_path, package_dirs, passes):
+def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, settled=None):
     """Compile a print document: pdflatex runs again, up to `passes` times in all, while its
-    contents, references and outline still change (the book needs three passes; an entry PDF,
-    whose links all go to the site, one)."""
-    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs)
+    contents, references and outline still change (the book needs three passes from nothing; an
+    entry PDF, whose links all go to the site, one); `settled` as in latex.compile_pdf."""
+    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs, settled=settled)
 
 
 
