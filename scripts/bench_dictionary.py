@@ -6,7 +6,8 @@ What a site build of a dictionary kept elsewhere costs against the authors' own 
            pdflatex run of it (what an author waits for after an edit)
   site     `python -m glossary.build --source <dictionary.yaml> --out <folder>` (make site SOURCE= OUT=):
            the clean build (jobs, ratio to latexmk), its peak memory, the no-op, a one-word edit of one
-           term's description, and the same edit through the preview (save to screen)
+           term's description (after its first sentence), one of its first sentence (the summary other
+           pages show), and an edit through the preview (save to screen)
 
 The authors' book needs more TeX than the site (texlive-science, texlive-publishers,
 texlive-plain-generic, cm-super); kpathsea variables given as LATEXMK_<NAME> (LATEXMK_TEXINPUTS=...,
@@ -53,14 +54,18 @@ def prepare(dest):
     return real_dictionary().prepare(dest)
 
 
-def one_word_edit(root):
-    """Change one word of EDITED_KEY's description (the first plain word of 5+ letters, outside any
-    macro): (word, new word, line)."""
+def one_word_edit(root, in_summary):
+    """Change one word of EDITED_KEY's description (a plain word of 5+ letters, outside any macro):
+    the first word of its first sentence (the summary, which other pages show), or the first one
+    after that sentence (an edit that only the term's own page, PDF and the book show).
+    Returns (word, new word, line)."""
     path = root / EDITED_FILE
     text = path.read_text(encoding="utf-8")
     start = text.index(r"\newglossaryentry{" + EDITED_KEY + "}")
-    description = text.index("description={", start)
-    word = re.compile(r"(?<= )[a-z]{5,}(?=[ ,.])").search(text, description)
+    at = text.index("description={", start)
+    if not in_summary:
+        at = re.compile(r"[.!?]\s").search(text, at).end()      # past the first sentence
+    word = re.compile(r"(?<= )[a-z]{5,}(?=[ ,.])").search(text, at)
     new = word.group(0)[::-1]       # the same length, and no word of the dictionary
     path.write_text(text[:word.start()] + new + text[word.end():], encoding="utf-8")
     return word.group(0), new, text.count("\n", 0, word.start()) + 1
@@ -253,12 +258,14 @@ def site_rows(row, base, cores, latexmk_s, pdflatex_s):
         times.append(t)
     row(PART, "no-op: make site SOURCE=", min(times), 0,
         "stamp matches, Snakemake not started; target at most 0.5 s; best of " + ", ".join(f"{t:.2f}" for t in times))
-    word, new, line = one_word_edit(config.parent)
-    seconds, jobs, _, _ = site(config, out, cores)
-    total, rules = summary(jobs)
     target = f"; target at most one pdflatex run of the book ({pdflatex_s:.1f} s)" if pdflatex_s else ""
-    row(PART, "one-word edit of one term: make site SOURCE=", seconds, total,
-        f"{EDITED_FILE}:{line}, term {EDITED_KEY}: {word} -> {new}; {rules}{target}")
+    for in_summary, scenario in ((False, "one-word edit of one term: make site SOURCE="),
+                                 (True, "one-word edit of a term's summary: make site SOURCE=")):
+        word, new, line = one_word_edit(config.parent, in_summary)
+        seconds, jobs, _, _ = site(config, out, cores)
+        total, rules = summary(jobs)
+        row(PART, scenario, seconds, total, f"{EDITED_FILE}:{line}, term {EDITED_KEY}: {word} -> {new}; {rules}"
+            + (target if not in_summary else "; the summary shows on the pages that list the term"))
     preview_row(row, out, config)
 
 
