@@ -19,6 +19,8 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebook.smk"
 include: "workflow/rules/terms.smk"
 include: "workflow/rules/pages.smk"
+include: "workflow/rules/reading_files.smk"
+include: "workflow/rules/reading.smk"
 include: "workflow/rules/print.smk"
 include: "workflow/rules/links.smk"
 

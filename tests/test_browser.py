@@ -28,7 +28,8 @@ OUTSIDE = {"colab.research.google.com"}
 
 
 def pages_of(site):
-    return ["index.html"] + sorted(p.relative_to(site).as_posix() for p in (site / "terms").glob("*.html"))
+    return ["index.html"] + sorted(p.relative_to(site).as_posix() for folder in ("sections", "terms")
+                                   for p in (site / folder).glob("*.html"))
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

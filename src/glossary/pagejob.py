@@ -7,7 +7,7 @@ entry.md as it is being edited, into its own folder.
 """
 from pathlib import Path
 
-from glossary import demo, pages
+from glossary import demo, pages, reading
 
 # The config.yaml values a page shows.
 CONFIG = ("site_title", "colab_prefix")
@@ -38,11 +38,15 @@ def render(job, prose_html=None):
     if prose_html is None:
         prose_html = Path(inp["prose"]).read_text(encoding="utf-8")
     page = f"terms/{slug}.html"
-    previous, following = pages.neighbours(others, slug)
+    # Previous and next within the entry's section (the whole index when no row names one).
+    previous, following = reading.section_neighbours(others, slug)
+    titles = reading.section_titles(params.get("sections", []))
+    section_id = meta.get("section")
+    section = {"id": section_id, "title": titles[section_id]} if section_id in titles else None
     context = dict(
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
-        prose=prose_html, referenced_by=params.get("referenced_by", []),
-        others=others, previous=previous, following=following, has_demo="script" in inp,
+        prose=pages.accessible_prose(prose_html), referenced_by=params.get("referenced_by", []),
+        others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
         site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
                             "demo" in meta),
@@ -95,7 +99,8 @@ def batch_jobs(smk):
                                                                               "summary_html")})
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"]},
+                                "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"],
+                                "sections": catalog["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
     return jobs
@@ -189,7 +194,7 @@ def dictionary_job(entry, done, catalog, site, repo=REPO):
     return {"slug": slug, "input": inp,
             "params": {"meta": meta, "others": others,
                        "base_url": site["base_url"], "referenced_by": catalog["referenced_by"][slug],
-                       "site": site["site"]},
+                       "site": site["site"], "sections": catalog["sections"]},
             "config": {"site_title": site["title"], "colab_prefix": site["colab_prefix"]},
             "output": {"html": f"results/site/terms/{slug}.html"}}
 

@@ -154,6 +154,32 @@ def sitemap(paths, base=""):
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + rows + "</urlset>\n")
 
 
+# --- what the prose needs to be usable by anyone ---------------------------------------------
+
+DISPLAY_MATH = re.compile(r'<math display="block".*?</math>', re.S)
+FIGURE = re.compile(r"<figure\b[^>]*>.*?</figure>", re.S)
+IMG_NO_ALT = re.compile(r"<img\b(?![^>]*\balt=)([^>]*?)\s*/?>")
+CAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.S)
+LABEL = re.compile(r'<span class="figure-label">.*?</span>', re.S)
+
+
+def accessible_prose(prose_html):
+    """The prose as the page shows it: each display formula in a box that scrolls sideways when it is
+    wide, reachable by keyboard (tabindex, a label); each picture of a figure without alt text gets its
+    caption's text (the caption describes what the picture shows)."""
+    def figure(m):
+        block = m.group(0)
+        caption = CAPTION.search(block)
+        text = ""
+        if caption:
+            from glossary import reading
+            text = reading.text_of(LABEL.sub("", caption.group(1)))
+        return IMG_NO_ALT.sub(lambda i: f'<img{i.group(1)} alt="{html.escape(text)}">', block)
+    prose_html = FIGURE.sub(figure, prose_html)
+    return DISPLAY_MATH.sub(lambda m: '<span class="math-display" tabindex="0" role="group" aria-label="Formula">'
+                            + m.group(0) + "</span>", prose_html)
+
+
 # --- templates --------------------------------------------------------------------
 
 # The loader still checks each template's mtime, so a cached environment reads an edited template again.
@@ -163,5 +189,9 @@ def environment(template_dir):
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.globals["site_summary"] = SITE_SUMMARY
+    # The index and the section pages: their terms by letter, and the A–Z bar.
+    from glossary import reading
+    env.globals.update(letters=reading.letters, alphabet=[chr(c) for c in range(ord("A"), ord("Z") + 1)],
+                       letter_id=lambda c: c.lower() if c.isalpha() else "other")
     env.filters["relpath"] = lambda target, start: posixpath.relpath(target, posixpath.dirname(start) or ".")
     return env

@@ -107,7 +107,8 @@ rule sitemap:
     log:
         "logs/sitemap/sitemap.log",
     params:
-        pages=site_pages,
+        # the section pages too (workflow/rules/reading.smk)
+        pages=lambda wildcards: site_pages() + [f"sections/{s}.html" for s in reading_sections()],
         base_url=BASE_URL,
     message:
         "sitemap.xml"

@@ -1,0 +1,12 @@
+"""Rule search_index: the site's search index (search-index.js), from the catalog and each
+entry's prose (glossary.reading)."""
+import sys
+from pathlib import Path
+
+from glossary import jsonio, reading
+
+sys.stderr = open(snakemake.log[0], "w")
+catalog = jsonio.read(snakemake.input["catalog"])
+prose = {Path(p).parent.name: Path(p).read_text(encoding="utf-8") for p in snakemake.input["prose"]}
+docs = reading.search_documents(catalog, prose, snakemake.params["forms"])
+Path(snakemake.output["js"]).write_text(reading.search_script(docs), encoding="utf-8")

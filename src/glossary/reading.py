@@ -1,0 +1,170 @@
+"""What a reader of a large dictionary needs besides the pages: its sections (the index groups
+the terms by section, each section has a page, a term's previous and next are those of its
+section), the full-text search (a lunr index built here, read by the vendored lunr.js) and the
+previews of cross-references.
+
+The search index and the previews are published as .js files that assign one global each (a
+<script> element loads them from file:// as well as over http, where a fetch() of a JSON file
+fails from disk).  Everything is a pure function of the catalog and the prose: sorted, no clock,
+no absolute paths, so two builds write the same bytes."""
+import html
+import json
+import re
+from html.parser import HTMLParser
+
+from glossary.layout import title_order
+
+# The lunr.js build the site publishes (templates/vendor/), and lunr.py writes an index for.
+LUNR_JS = "lunr-2.3.9.min.js"
+# How much more a match counts in each field: names first, then short forms, summaries, definitions.
+BOOSTS = {"name": 10, "forms": 6, "summary": 2, "body": 1}
+# The forms of a name a reader may type besides it (the entry model's `forms`): text= is the short
+# form ("ML"), first= the long one with it ("machine learning (ML)").
+FORM_KEYS = ("text", "first", "plural", "short", "long")
+
+
+# --- sections ------------------------------------------------------------------------------------
+
+def letter(title):
+    """The letter of the A–Z bar a title files under ("#" for one that starts with no letter)."""
+    key = title_order("", title)[0].lstrip()
+    first = key[:1].upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def letters(rows):
+    """[(letter, [rows])] in the rows' (the index's) order."""
+    groups = {}
+    for row in rows:
+        groups.setdefault(letter(row["title"]), []).append(row)
+    return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
+
+
+def sections(catalog):
+    """The dictionary's sections that hold terms, in its order: {"id", "title", "count", "entries"}
+    (entries in the index's order)."""
+    out = []
+    for sec in catalog["sections"]:
+        rows = [r for r in catalog["entries"] if r["section"] == sec["id"]]
+        if rows:
+            out.append({"id": sec["id"], "title": sec["title"], "count": len(rows), "entries": rows})
+    return out
+
+
+def section_titles(catalog_sections):
+    return {s["id"]: s["title"] for s in catalog_sections}
+
+
+def section_neighbours(others, slug):
+    """The previous and next entries of `slug`'s section, in the index's order, or None."""
+    mine = next(o for o in others if o["slug"] == slug)
+    same = [o for o in others if o.get("section") == mine.get("section")]
+    i = [o["slug"] for o in same].index(slug)
+    return (same[i - 1] if i > 0 else None), (same[i + 1] if i + 1 < len(same) else None)
+
+
+def section_page(section_id):
+    """A section's page, relative to the site's root."""
+    return f"sections/{section_id}.html"
+
+
+# --- the text of a page, as the search reads it ------------------------------------------------------
+
+class _Text(HTMLParser):
+    """The text of prose HTML without its formulas (MathML is markup, not words), its figures'
+    pictures, and its list of references (the bibliography is not the definition)."""
+    SKIP = {"math", "script", "style", "svg"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skip = [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in self.SKIP or (tag == "section" and "references" in (attrs.get("class") or "").split()):
+            self.skip.append(tag)
+        elif self.skip and tag == self.skip[-1]:
+            self.skip.append(tag)
+        if tag in ("p", "li", "br", "div", "figcaption", "td", "th", "h2", "h3"):
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        if self.skip and tag == self.skip[-1]:
+            self.skip.pop()
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def text_of(prose_html):
+    """Prose HTML as plain text for the index: one line, formulas and references left out."""
+    parser = _Text()
+    parser.feed(prose_html)
+    parser.close()
+    return " ".join("".join(parser.parts).split())
+
+
+def plain(text):
+    """A title or summary as plain text (what a LaTeX source's $...$ leaves is kept as typed)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text or "")).split())
+
+
+def forms_text(forms, title):
+    """The forms of an entry's name that differ from its title, as one field."""
+    seen, out = {title.lower()}, []
+    for key in FORM_KEYS:
+        value = (forms or {}).get(key)
+        if value and value.lower() not in seen:
+            seen.add(value.lower())
+            out.append(value)
+    return " ".join(out)
+
+
+# --- the search --------------------------------------------------------------------------------------
+
+def search_documents(catalog, prose, forms):
+    """One document per entry, in the index's order: prose {slug: HTML}, forms {slug: {...}}."""
+    titles = section_titles(catalog["sections"])
+    docs = []
+    for row in catalog["entries"]:
+        slug = row["slug"]
+        docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
+                     "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
+                     "shown": plain(row["summary"]), "body": text_of(prose.get(slug, "")),
+                     "section": titles.get(row["section"], row["section"])})
+    return docs
+
+
+def search_index(docs):
+    """The lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3),
+    each document referred to by its position."""
+    from lunr import lunr
+    fields = [{"field_name": name, "boost": boost} for name, boost in BOOSTS.items()]
+    index = lunr(ref="i", fields=fields,
+                 documents=[{"i": str(i), **{k: d[k] for k in BOOSTS}} for i, d in enumerate(docs)])
+    return index.serialize()
+
+
+def as_script(name, value):
+    """`window.<name> = <JSON>;`: ASCII only, and no "</" (safe in any page, whatever the text)."""
+    data = json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    return f"window.{name}={data.replace('</', '<' + chr(92) + '/')};\n"
+
+
+def search_script(docs):
+    """search-index.js: the index and, for each result, its page, name, section and summary."""
+    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["forms"]] for d in docs]
+    return as_script("GLOSSARY_SEARCH", {"index": search_index(docs), "docs": shown})
+
+
+# --- the previews of cross-references ----------------------------------------------------------------
+
+def previews_script(catalog):
+    """previews.js: for each entry, its name and first sentence as the pages show them (HTML the
+    build rendered and escaped, math included) and its section's title."""
+    titles = section_titles(catalog["sections"])
+    data = {r["slug"]: [r.get("title_html") or html.escape(r["title"]), titles.get(r["section"], r["section"]),
+                        r.get("summary_html") or html.escape(r["summary"] or "")]
+            for r in catalog["entries"]}
+    return as_script("GLOSSARY_PREVIEWS", data)

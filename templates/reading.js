@@ -1,0 +1,291 @@
+/* The glossary's reading aids (docs/reading.md): the search of every page, and the previews of
+   cross-references and citations.  Without this script the page is whole: the search stays
+   hidden, links stay plain links.  Nothing is fetched: lunr.js, search-index.js and previews.js
+   are <script> files of the site, added on first use, so they load from file:// as over http,
+   under any prefix.  No eval; the dictionary's text goes in with textContent, and HTML only as
+   the build wrote it (previews.js), parsed inert and cleaned of scripts and handlers again. */
+(function () {
+  "use strict";
+  var me = document.currentScript;
+  var root = me ? me.src.replace(/reading\.js(?:[?#].*)?$/, "") : "";
+  var loading = {};
+
+  /* A script of the site, once; `ready` runs when it has run. */
+  function load(name, ready) {
+    var state = loading[name];
+    if (state === true) { ready(); return; }
+    if (state) { state.push(ready); return; }
+    loading[name] = [ready];
+    var s = document.createElement("script");
+    s.src = root + name;
+    s.onload = function () {
+      var waiting = loading[name];
+      loading[name] = true;
+      waiting.forEach(function (f) { f(); });
+    };
+    s.onerror = function () { loading[name] = undefined; };
+    document.head.appendChild(s);
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // ------------------------------------------------------------------ search
+  var box = document.getElementById("search");
+  var input = document.getElementById("search-input");
+  var list = document.getElementById("search-results");
+  var status = document.getElementById("search-status");
+  var index = null, docs = null, results = [], active = -1;
+
+  function withIndex(then) {
+    if (index) { then(); return; }
+    load("lunr.js", function () {
+      load("search-index.js", function () {
+        var data = window.GLOSSARY_SEARCH;
+        if (!index) { index = window.lunr.Index.load(data.index); docs = data.docs; }
+        then();
+      });
+    });
+  }
+
+  function words(text) {
+    return text.toLowerCase().split(/[\s\-]+/).map(function (w) {
+      return w.replace(/^[^0-9a-z\u00c0-\uffff]+|[^0-9a-z\u00c0-\uffff]+$/g, "");
+    }).filter(Boolean);
+  }
+
+  function search(text) {
+    var ws = words(text);
+    if (!ws.length) return [];
+    var lunr = window.lunr;
+    var found = index.query(function (q) {
+      ws.forEach(function (w, i) {
+        var stem = lunr.stemmer(new lunr.Token(w)).toString();
+        if (i < ws.length - 1) {
+          if (lunr.stopWordFilter(new lunr.Token(w))) {
+            q.term(w, {presence: lunr.Query.presence.REQUIRED});
+          }
+          return;
+        }
+        // The word being typed: itself, or the start of a longer one.
+        q.term(w, {boost: 10});
+        q.term(w, {boost: 2, usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING});
+        if (stem !== w) q.term(stem, {boost: 1, usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING});
+      });
+    });
+    var typed = ws.join(" ");
+    function rank(r) {     // a name (or short form) typed whole comes first, then one it starts
+      var d = docs[+r.ref], name = words(d[1]).join(" "), forms = words(d[4]).join(" ");
+      if (name === typed || (" " + forms + " ").indexOf(" " + typed + " ") >= 0) return 0;
+      return name.indexOf(typed) === 0 ? 1 : 2;
+    }
+    return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), i: i}; })
+      .sort(function (a, b) { return a.rank - b.rank || a.i - b.i; })
+      .slice(0, 10).map(function (r) { return r.ref; });
+  }
+
+  function href(slug) { return root + "terms/" + slug + ".html"; }
+
+  function setActive(i) {
+    var items = list.children;
+    if (active >= 0 && items[active]) items[active].setAttribute("aria-selected", "false");
+    active = i;
+    if (i >= 0 && items[i]) {
+      items[i].setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", items[i].id);
+      items[i].scrollIntoView({block: "nearest"});
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  function close() {
+    list.hidden = true;
+    list.textContent = "";
+    results = [];
+    active = -1;
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+  }
+
+  function show(refs) {
+    list.textContent = "";
+    results = refs;
+    active = -1;
+    refs.forEach(function (ref, i) {
+      var d = docs[ref];
+      var li = el("li", "result");
+      li.id = "search-result-" + i;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      li.appendChild(el("span", "result-name", d[1]));
+      li.appendChild(el("span", "result-section", d[2]));
+      if (d[3]) li.appendChild(el("span", "result-summary", d[3]));
+      li.addEventListener("mousedown", function (e) { e.preventDefault(); });
+      li.addEventListener("click", function () { location.href = href(d[0]); });
+      list.appendChild(li);
+    });
+    list.hidden = !refs.length;
+    input.setAttribute("aria-expanded", refs.length ? "true" : "false");
+    status.textContent = refs.length ? refs.length + (refs.length === 1 ? " term found" : " terms found")
+      : "No term found";
+  }
+
+  function update() {
+    var text = input.value;
+    if (!words(text).length) { close(); status.textContent = ""; return; }
+    withIndex(function () { if (input.value === text) show(search(text)); });
+  }
+
+  if (box && input && list && status) {
+    box.hidden = false;
+    input.addEventListener("input", update);
+    input.addEventListener("focus", function () { withIndex(function () {}); });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" && results.length) {
+        e.preventDefault(); setActive((active + 1) % results.length);
+      } else if (e.key === "ArrowUp" && results.length) {
+        e.preventDefault(); setActive(active <= 0 ? results.length - 1 : active - 1);
+      } else if (e.key === "Enter" && results.length) {
+        e.preventDefault(); location.href = href(docs[results[Math.max(active, 0)]][0]);
+      } else if (e.key === "Escape") {
+        if (results.length) { e.preventDefault(); close(); } else { input.value = ""; status.textContent = ""; }
+      }
+    });
+    input.addEventListener("blur", function () { setTimeout(close, 150); });
+    document.addEventListener("keydown", function (e) {
+      var t = e.target, tag = t && t.tagName;
+      if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey && tag !== "INPUT" && tag !== "TEXTAREA"
+          && tag !== "SELECT" && !(t && t.isContentEditable)) {
+        e.preventDefault(); input.focus(); input.select();
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- previews
+  var tip = null, owner = null, hideTimer = null;
+
+  /* HTML the build wrote, as inert nodes: no scripts, no handlers, no links (a preview holds
+     nothing to focus), no ids (they are the page's). */
+  function clean(node) {
+    var drop = node.querySelectorAll("script, style, iframe, object, embed, link, meta, form, input, button");
+    Array.prototype.forEach.call(drop, function (e) { e.parentNode.removeChild(e); });
+    Array.prototype.forEach.call(node.querySelectorAll("*"), function (e) {
+      Array.prototype.slice.call(e.attributes).forEach(function (a) {
+        var n = a.name.toLowerCase();
+        if (n.indexOf("on") === 0 || n === "id" || n === "href" || n === "src" || n === "srcset"
+            || n === "tabindex" || n === "style") e.removeAttribute(a.name);
+      });
+    });
+    Array.prototype.forEach.call(node.querySelectorAll("a, img"), function (a) {
+      if (a.tagName === "IMG") { a.parentNode.removeChild(a); return; }
+      while (a.firstChild) a.parentNode.insertBefore(a.firstChild, a);
+      a.parentNode.removeChild(a);
+    });
+    return node;
+  }
+
+  function fromHTML(tag, cls, markup) {
+    var doc = new DOMParser().parseFromString("<!DOCTYPE html><body><div>" + markup + "</div>", "text/html");
+    var holder = clean(doc.body.firstChild);
+    var e = el(tag, cls);
+    while (holder.firstChild) e.appendChild(document.adoptNode(holder.firstChild));
+    return e;
+  }
+
+  function fromPage(tag, cls, source) {
+    var e = el(tag, cls);
+    var copy = clean(source.cloneNode(true));
+    while (copy.firstChild) e.appendChild(copy.firstChild);
+    return e;
+  }
+
+  function target(a) {
+    var h = a.getAttribute("href") || "";
+    if (a.classList.contains("citation")) {
+      return h.charAt(0) === "#" ? {cite: document.getElementById(decodeURIComponent(h.slice(1)))} : null;
+    }
+    var m = /([a-z0-9-]+)\.html(?:#.*)?$/.exec(h);
+    return m ? {slug: m[1]} : null;
+  }
+
+  function place() {
+    var r = owner.getBoundingClientRect();
+    var width = Math.min(352, document.documentElement.clientWidth - 16);
+    tip.style.width = width + "px";
+    var left = Math.max(8, Math.min(r.left, document.documentElement.clientWidth - width - 8));
+    tip.style.left = (left + window.scrollX) + "px";
+    tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+  }
+
+  function hide() {
+    clearTimeout(hideTimer);
+    if (tip) tip.hidden = true;
+    if (owner) owner.removeAttribute("aria-describedby");
+    owner = null;
+  }
+
+  function open(a, what) {
+    if (!tip) {
+      tip = el("div", "preview");
+      tip.id = "preview";
+      tip.setAttribute("role", "tooltip");
+      tip.hidden = true;
+      tip.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+      tip.addEventListener("mouseleave", function () { later(); });
+      (document.querySelector("main") || document.body).appendChild(tip);     // inside a landmark
+    }
+    tip.textContent = "";
+    if (what.cite) {
+      tip.appendChild(el("p", "preview-section", "Reference"));
+      tip.appendChild(fromPage("p", "preview-summary", what.cite));
+    } else {
+      var d = window.GLOSSARY_PREVIEWS[what.slug];
+      tip.appendChild(fromHTML("p", "preview-name", d[0]));
+      tip.appendChild(el("p", "preview-section", d[1]));
+      tip.appendChild(fromHTML("p", "preview-summary", d[2]));
+    }
+    if (owner && owner !== a) owner.removeAttribute("aria-describedby");
+    owner = a;
+    a.setAttribute("aria-describedby", "preview");
+    tip.hidden = false;
+    place();
+  }
+
+  function want(a) {
+    clearTimeout(hideTimer);
+    if (a === owner && tip && !tip.hidden) return;
+    var what = target(a);
+    if (!what) return;
+    if (what.cite) { open(a, what); return; }
+    load("previews.js", function () {
+      var data = window.GLOSSARY_PREVIEWS;
+      if (data && Object.prototype.hasOwnProperty.call(data, what.slug)) open(a, what);
+    });
+  }
+
+  function later() {
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hide, 300);
+  }
+
+  function link(e) {
+    var t = e.target;
+    return t && t.closest ? t.closest("a.xref, a.citation") : null;
+  }
+
+  document.addEventListener("mouseover", function (e) { var a = link(e); if (a) want(a); });
+  document.addEventListener("mouseout", function (e) {
+    var a = link(e);
+    if (a && a === owner && !(e.relatedTarget && a.contains(e.relatedTarget))) later();
+  });
+  document.addEventListener("focusin", function (e) { var a = link(e); if (a) want(a); });
+  document.addEventListener("focusout", function (e) { if (link(e) === owner) hide(); });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && owner) hide();
+  });
+})();

@@ -1,0 +1,330 @@
+"""Reading a large dictionary (issue 18, docs/reading.md): sections, the search, the previews of
+cross-references and citations, on a built copy of the fixture dictionary with one hostile term
+added, in Debian's Chromium from file:// and over http under a prefix."""
+import gzip
+import html as htmllib
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+from test_browser import chromium, serve
+
+from glossary import reading
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+# A term whose name and definition hold markup and script: they must show as text, and run nothing.
+HOSTILE_NAME = "<img src=x onerror=alert(1)> <script>alert(2)</script> hostile"
+HOSTILE = r"""
+\newglossaryentry{hostile}
+{name={<img src=x onerror=alert(1)> <script>alert(2)</script> hostile},
+	description={A hostile term\index{hostile} holds <img src=x onerror=alert(3)> and <script>alert(4)</script>
+		in its text; the \gls{hostile} refers to a \gls{vector}.},
+	type=math,
+	text={hostile}
+}
+"""
+_BUILT = {}
+
+
+def reading_site(tmp_path_factory):
+    """One build per test session of the fixture (no demos) with the hostile term: its folder."""
+    if "root" not in _BUILT:
+        root = tmp_path_factory.mktemp("reading")
+        source = root / "dict"
+        shutil.copytree(FIXTURE, source)
+        config = source / "dictionary.yaml"
+        config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
+        with (source / "TinyDict_Math.tex").open("a") as f:
+            f.write(HOSTILE)
+        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
+                              "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
+                             env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
+        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        _BUILT["root"] = root / "out"
+    return _BUILT["root"]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    return reading_site(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def site(out):
+    return out / "site"
+
+
+@pytest.fixture(scope="module")
+def catalog(out):
+    return json.loads((out / "results/catalog.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module", params=["file", "http"])
+def base(request, out):
+    """The site's address: from disk, or over http under a prefix (the server serves a parent)."""
+    if request.param == "file":
+        yield (out / "site").as_uri() + "/"
+    else:
+        with serve(out.parent) as root:
+            yield root + "out/site/"
+
+
+class Page:
+    """A page in a fresh context, with its errors, dialogs and requests recorded."""
+
+    def __init__(self, browser, url, **kw):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, **kw)
+        self.page = self.context.new_page()
+        self.errors, self.dialogs, self.requests = [], [], []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(url, wait_until="load")
+
+    def loaded(self, name):
+        return [u for u in self.requests if u.rsplit("/", 1)[-1] == name]
+
+    def close(self):
+        assert self.errors == [], self.errors
+        assert self.dialogs == [], f"a script ran: {self.dialogs}"
+        self.context.close()
+
+
+@pytest.fixture()
+def opened(browser):
+    pages = []
+
+    def open_(url, **kw):
+        pages.append(Page(browser, url, **kw))
+        return pages[-1]
+    yield open_
+    for p in pages:
+        p.close()
+
+
+def result_names(page):
+    page.wait_for_selector("#search-results:not([hidden]) li")
+    return page.eval_on_selector_all("#search-results li .result-name", "els => els.map(e => e.textContent)")
+
+
+# ------------------------------------------------------------------------------------ sections
+
+def test_index_groups_terms_by_section_with_counts_and_each_section_has_a_page(site, catalog):
+    index = (site / "index.html").read_text()
+    listed = re.findall(r'<li><a href="sections/([a-z0-9-]+)\.html">(.*?)</a> <span class="count">(\d+) terms?</span>',
+                        index)
+    expected = [(s["id"], s["title"], str(s["count"])) for s in reading.sections(catalog)]
+    assert [(i, htmllib.unescape(t), c) for i, t, c in listed] == expected and len(expected) == 3
+    for sec in reading.sections(catalog):
+        text = (site / f"sections/{sec['id']}.html").read_text()
+        slugs = re.findall(r'<dt><a href="\.\./terms/([a-z0-9-]+)\.html">', text)
+        rows = [r for r in catalog["entries"] if r["section"] == sec["id"]]       # A to Z, then "#"
+        assert slugs == [r["slug"] for r in sorted(rows, key=lambda r: not r["title"][0].isalpha())]
+        assert len(slugs) == sec["count"] and (sec["id"] != "math" or slugs[-1] == "hostile")
+
+
+def test_term_pages_name_their_section_and_step_through_it(site, catalog):
+    titles = {s["id"]: s["title"] for s in catalog["sections"]}
+    for sec in reading.sections(catalog):
+        slugs = [r["slug"] for r in sec["entries"]]          # the index's order
+        for i, slug in enumerate(slugs):
+            text = (site / f"terms/{slug}.html").read_text()
+            assert (f'<p class="section-of">In <a href="../sections/{sec["id"]}.html">'
+                    f'{htmllib.escape(titles[sec["id"]])}</a></p>') in text
+            prev = re.search(r'<a class="prev" rel="prev" href="([a-z0-9-]+)\.html">', text)
+            nxt = re.search(r'<a class="next" rel="next" href="([a-z0-9-]+)\.html">', text)
+            assert (prev.group(1) if prev else None) == (slugs[i - 1] if i else None)
+            assert (nxt.group(1) if nxt else None) == (slugs[i + 1] if i + 1 < len(slugs) else None)
+
+
+def test_the_a_to_z_bar_jumps_by_letter(site, base, opened):
+    v = opened(base + "index.html")
+    letters = v.page.eval_on_selector_all("nav.az a", "els => els.map(e => e.textContent)")
+    assert "M" in letters and "#" in letters and "A" not in letters     # no term starts with A
+    v.page.click("nav.az a:text-is('M')")
+    assert v.page.evaluate("location.hash") == "#letter-m"
+    top = v.page.eval_on_selector("#letter-m", "e => e.getBoundingClientRect().top")
+    assert 0 <= top < 50
+    first = v.page.eval_on_selector("#letter-m + dl dt", "e => e.textContent")
+    assert first == "matrix"
+
+
+# -------------------------------------------------------------------------------------- search
+
+def test_a_word_finds_its_term_first_and_the_index_loads_on_first_use(base, opened):
+    v = opened(base + "terms/vector.html")
+    assert v.page.is_visible("#search-input")
+    assert not v.loaded("search-index.js") and not v.loaded("lunr.js")
+    v.page.fill("#search-input", "gradient")
+    assert result_names(v.page)[0] == "gradient"
+    assert len(v.loaded("search-index.js")) == 1
+    v.page.fill("#search-input", "matri")            # the start of a word
+    assert result_names(v.page)[0] == "matrix"
+    v.page.fill("#search-input", "diagonal")         # a word of a definition only
+    assert "matrix" in result_names(v.page)
+
+
+def test_a_short_form_finds_its_term(base, opened):
+    v = opened(base + "index.html")
+    v.page.fill("#search-input", "GD")
+    assert result_names(v.page)[0] == "gradient descent (GD)"
+    v.page.fill("#search-input", "loss")             # text= of "loss function"
+    assert result_names(v.page)[0] == "loss function"
+
+
+def test_search_by_keyboard_alone(base, opened):
+    v = opened(base + "sections/math.html")
+    v.page.keyboard.press("/")
+    assert v.page.evaluate("document.activeElement.id") == "search-input"
+    v.page.keyboard.type("vector")
+    result_names(v.page)
+    v.page.keyboard.press("ArrowDown")
+    v.page.keyboard.press("ArrowDown")
+    v.page.keyboard.press("ArrowUp")
+    selected = v.page.eval_on_selector("#search-results [aria-selected=true] .result-name", "e => e.textContent")
+    assert selected == "vector"
+    assert v.page.get_attribute("#search-input", "aria-activedescendant") == "search-result-0"
+    with v.page.expect_navigation():
+        v.page.keyboard.press("Enter")
+    assert v.page.url == base + "terms/vector.html"
+
+
+def test_first_results_within_100_ms_of_the_keystroke(base, opened):
+    v = opened(base + "index.html")
+    v.page.fill("#search-input", "model")              # loads the index
+    v.page.wait_for_selector("#search-results:not([hidden])")
+    ms = v.page.evaluate("""() => new Promise(done => {
+        const input = document.getElementById('search-input'), list = document.getElementById('search-results');
+        const t0 = performance.now();
+        new MutationObserver((m, o) => { if (list.querySelector('li .result-name')?.textContent === 'overfitting') {
+            o.disconnect(); done(performance.now() - t0); } }).observe(list, {childList: true, subtree: true});
+        input.value = 'overfit'; input.dispatchEvent(new Event('input')); })""")
+    assert ms < 100, f"{ms:.1f} ms to the first results"
+
+
+def test_formulas_are_not_indexed_as_markup(site):
+    text = (site / "search-index.js").read_text()
+    assert "mathml" not in text.lower() and "<math" not in text and "mathbf" not in text.split('"docs"')[0]
+
+
+# ------------------------------------------------------------------------------------ previews
+
+def test_a_cross_reference_previews_on_hover_and_focus_and_esc_closes(base, opened):
+    v = opened(base + "terms/vector.html")
+    assert not v.loaded("previews.js")
+    link = v.page.locator(".prose a.xref[href='datapoint.html']").first
+    link.hover()
+    tip = v.page.locator("#preview")
+    tip.wait_for(state="visible")
+    assert tip.locator(".preview-name").text_content() == "data point"
+    assert tip.locator(".preview-section").text_content() == "Machine Learning Concepts"
+    assert tip.locator(".preview-summary").text_content().startswith("A data point is one observation")
+    assert tip.locator(".preview-summary math").count() >= 1          # math included, as MathML
+    assert tip.locator("a, img, script").count() == 0
+    assert link.get_attribute("aria-describedby") == "preview"
+    # The pointer moves onto the preview: it stays open (WCAG 1.4.13); away from both, it closes.
+    box = tip.bounding_box()
+    v.page.mouse.move(box["x"] + 10, box["y"] + 10, steps=4)
+    v.page.wait_for_timeout(500)
+    assert tip.is_visible()
+    v.page.mouse.move(5, 880)
+    tip.wait_for(state="hidden")
+    # By keyboard: focus opens it, Esc closes it, the focus stays on the link.
+    v.page.locator(".prose a.xref[href='feature.html']").first.focus()
+    tip.wait_for(state="visible")
+    assert tip.locator(".preview-name").text_content() == "feature"
+    v.page.keyboard.press("Escape")
+    tip.wait_for(state="hidden")
+    assert v.page.evaluate("document.activeElement.getAttribute('href')") == "feature.html"
+
+
+def test_a_citation_previews_its_reference(base, opened):
+    v = opened(base + "terms/vector.html")
+    v.page.locator("a.citation").first.focus()
+    tip = v.page.locator("#preview")
+    tip.wait_for(state="visible")
+    assert "Strang" in tip.text_content()
+    assert tip.locator("[id]").count() == 0
+
+
+def test_previews_reached_by_tab_alone(base, opened):
+    v = opened(base + "terms/gradient.html")
+    for _ in range(80):
+        v.page.keyboard.press("Tab")
+        if v.page.evaluate("document.activeElement.classList.contains('xref')"):
+            break
+    else:
+        pytest.fail("Tab never reached a cross-reference")
+    v.page.locator("#preview").wait_for(state="visible")
+
+
+def test_without_javascript_links_stay_plain_links(base, opened):
+    v = opened(base + "terms/vector.html", java_script_enabled=False)
+    assert not v.page.is_visible("#search")
+    v.page.locator(".prose a.xref").first.hover()
+    assert v.page.locator("#preview").count() == 0
+    assert v.page.get_attribute(".prose a.xref", "href").endswith(".html")
+
+
+# ---------------------------------------------------------------------------- hostile text
+
+def test_hostile_text_shows_as_text_in_the_page_the_results_and_the_preview(base, opened):
+    v = opened(base + "terms/hostile.html")
+    assert v.page.locator("main img[src=x], main script").count() == 0
+    assert HOSTILE_NAME in v.page.text_content("h1")
+    v.page.fill("#search-input", "hostile")
+    assert result_names(v.page)[0] == HOSTILE_NAME
+    assert v.page.locator("#search-results img, #search-results script").count() == 0
+    v.page.locator(".prose a.xref[href='hostile.html']").first.hover()
+    tip = v.page.locator("#preview")
+    tip.wait_for(state="visible")
+    assert tip.locator(".preview-name").text_content() == HOSTILE_NAME
+    assert "<img src=x onerror=alert(3)>" in tip.locator(".preview-summary").text_content()
+    assert tip.locator("img, script").count() == 0
+    v.page.wait_for_timeout(300)
+    # Page.close asserts that no dialog opened and no error was raised.
+
+
+def test_published_scripts_make_no_eval_and_build_no_html_from_strings():
+    source = (REPO / "templates/reading.js").read_text()
+    for bad in ("eval(", "new Function", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+        assert bad not in source, bad
+    lunr = (REPO / "templates/vendor" / reading.LUNR_JS).read_text()
+    assert "eval(" not in lunr and "innerHTML" not in lunr
+
+
+# ------------------------------------------------------------------------- weights, determinism
+
+def test_script_weight_and_search_transfer(site):
+    gz = {name: len(gzip.compress((site / name).read_bytes(), 9)) for name in
+          ("reading.js", "lunr.js", "search-index.js", "previews.js")}
+    assert gz["reading.js"] <= 30_000, gz
+    assert gz["lunr.js"] + gz["search-index.js"] <= 300_000, gz
+
+
+def test_index_and_previews_are_pure_functions(catalog, site):
+    prose = {r["slug"]: "<p>A <math><mi>x</mi></math> word.</p>" for r in catalog["entries"]}
+    docs = reading.search_documents(catalog, prose, {})
+    assert reading.search_script(docs) == reading.search_script(reading.search_documents(catalog, prose, {}))
+    assert all(d["body"] == "A word." for d in docs)
+    assert reading.previews_script(catalog) == (site / "previews.js").read_text()
+    assert "</" not in (site / "previews.js").read_text() and "</" not in (site / "search-index.js").read_text()
+
+
+def test_letters_and_section_neighbours():
+    assert [reading.letter(t) for t in ("matrix", "$k$-means", "Éclair", "<b>", "1-norm")] == ["M", "K", "E", "#", "#"]
+    rows = [{"slug": s, "section": sec} for s, sec in (("a", "x"), ("b", "y"), ("c", "x"), ("d", "x"))]
+    assert reading.section_neighbours(rows, "c") == (rows[0], rows[3])
+    assert reading.section_neighbours(rows, "b") == (None, None)
+    assert reading.section_neighbours([{"slug": "a"}, {"slug": "b"}], "a") == (None, {"slug": "b"})

@@ -1,0 +1,68 @@
+# Reading a large dictionary: a page for each section, the full-text search (a lunr index built
+# here, and the vendored lunr.js), the previews of cross-references and the script that shows
+# them (glossary.reading, docs/reading.md).  Included before the link check, which reads them.
+
+
+rule section_pages:
+    input:
+        catalog="results/catalog.json",
+        template=repo("templates/section.html.j2"),
+        base=repo("templates/base.html.j2"),
+        lib=lib("section_pages"),
+    output:
+        html=[f"results/site/sections/{s}.html" for s in reading_sections()],
+    log:
+        "logs/reading/sections.log",
+    params:
+        site_title=DICTIONARY["title"],
+        site=SITE,
+    message:
+        "a page for each of the {} sections".format(len(reading_sections()))
+    script:
+        "../../scripts/section_pages.py"
+
+
+rule search_index:
+    input:
+        catalog="results/catalog.json",
+        prose=[f"results/{s}/prose.html" for s in ENTRIES],
+        lib=lib("search_index"),
+    output:
+        js="results/site/search-index.js",
+    log:
+        "logs/reading/search_index.log",
+    params:
+        forms={s: e.get("forms", {}) for s, e in ENTRIES.items()},
+    message:
+        "the search index of the terms (lunr)"
+    script:
+        "../../scripts/search_index.py"
+
+
+rule previews:
+    input:
+        catalog="results/catalog.json",
+        lib=lib("previews"),
+    output:
+        js="results/site/previews.js",
+    log:
+        "logs/reading/previews.log",
+    message:
+        "the previews of cross-references"
+    script:
+        "../../scripts/previews.py"
+
+
+rule reading_scripts:
+    input:
+        reading=repo("templates/reading.js"),
+        lunr=repo("templates/vendor/lunr-2.3.9.min.js"),
+    output:
+        reading="results/site/reading.js",
+        lunr="results/site/lunr.js",
+    log:
+        "logs/reading/scripts.log",
+    message:
+        "the search and preview scripts, and lunr.js"
+    shell:
+        "(cp {input.reading} {output.reading} && cp {input.lunr} {output.lunr}) 2> {log}"
