@@ -33,6 +33,9 @@ attribution: >-
   From The Aalto Dictionary of Machine Learning by Alexander Jung and contributors, Aalto University
   (AaltoDictionaryofML/AaltoDictionaryofML.github.io, commit a9d5523).
 license: Creative Commons Attribution 4.0 International (CC BY 4.0)
+description: >-
+  The Aalto Dictionary of Machine Learning, one page per term: definitions, formulas, cross-references,
+  citations and pictures, with a PDF of each term and of the whole dictionary.
 manifest: adictml.manifest.json
 # The authors' own demo scripts, run as they are: each writes its CSVs and a PDF preview beside itself.
 demos:

@@ -11,6 +11,7 @@ import unicodedata
 import pytest
 from test_dictionary_build import build, built_ok, copy_fixture, edit
 
+from glossary import dictionary
 from glossary.layout import title_order
 
 pytestmark = pytest.mark.slow
@@ -35,6 +36,7 @@ def site(tmp_path_factory):
     edit(source.parent / "TinyDict_Models.tex", "\\caption{Two fits of the same \\gls{dataset}.}\n"
          "\t\t\t\\label{fig:overfitting-fits}", "\\caption{Two fits of the same \\gls{dataset}. "
          "\\label{fig:overfitting-fits}}")
+    source.write_text(source.read_text() + "description: >-\n  A tiny dictionary\n  for the tests.\n")
     out = root / "out"
     built_ok(build(source, out))
     return out / "site"
@@ -54,10 +56,11 @@ def test_the_name_everywhere_else_and_its_place_in_the_index(site):
     assert "<math" in shown and "Rényi" in shown and "\\" not in re.sub(r"<annotation.*?</annotation>", "", shown)
     terms = {t["slug"]: t for t in json.loads((site / "terms.json").read_text())["terms"]}
     assert terms["gradient"]["name"] == SHOWN
-    # by its letters (nabla-gradient ...), as the book orders it too
+    # by its letters (nabla-gradient ...), as the book orders it too: under N of the A-Z list
     names = {slug: t["name"] for slug, t in terms.items()}
     names["gradient"] = NAME
     assert [slug for slug, _ in listed] == sorted(names, key=lambda s: title_order(s, names[s]))
+    assert re.search(r'id="letter-n"[^<]*>N</h3>\s*<dl[^>]*>\s*<dt><a href="terms/gradient.html">', index)
     # the pages that list it (gd's "See also", "Referenced by") show it rendered
     gd = (site / "terms/gd.html").read_text()
     assert re.search(r'<li><a href="gradient\.html"><math.*?</math>-gradient of Rényi</a>', gd, re.S)
@@ -87,3 +90,17 @@ def test_a_figure_of_subfigures_keeps_the_label_in_its_caption(site):
     ids = re.findall(r'<figure id="([^"]*)"', page)
     assert ids[0] == "fig:overfitting-fits" and len(ids) == len(set(ids))
     assert 'href="#fig:overfitting-fits"' in page
+
+
+def test_the_site_says_what_the_yaml_file_says_it_is(site):
+    index = (site / "index.html").read_text()
+    assert '<meta name="description" content="A tiny dictionary for the tests.">' in index
+    assert '<p class="lede">A tiny dictionary for the tests.</p>' in index
+    assert "> A tiny dictionary for the tests." in (site / "llms.txt").read_text()
+
+
+def test_without_a_description_a_dictionary_claims_no_demos():
+    from conftest import REPO
+    loaded = dictionary.load({"source": str(REPO / "tests/fixtures/texdict/TinyDict_Main.tex"),
+                              "site_title": "T", "site_description": "the repository's own"}, REPO)
+    assert loaded["description"] == dictionary.DICTIONARY_SUMMARY and "demo" not in loaded["description"]

@@ -157,14 +157,14 @@ def test_terms_json_has_pdf_markdown_and_the_pages_bibtex():
 
 def test_llms_txt_follows_the_convention():
     metas = {"b": {"title": "Beta", "summary": "Second\nletter."}, "a": {"title": "alpha", "summary": "First."}}
-    text = pages.llms_txt("My site", metas)
+    text = pages.llms_txt("My site", metas, "What it is,\nin two lines.")
     lines = text.splitlines()
-    assert lines[0] == "# My site" and lines[2] == f"> {pages.SITE_SUMMARY}"
+    assert lines[0] == "# My site" and lines[2] == "> What it is, in two lines."
     assert "## Terms" in lines
     terms = lines[lines.index("## Terms") + 2:]
     assert terms == ["- [alpha](terms/a.html): First. Markdown: [terms/a.md](terms/a.md)",
                      "- [Beta](terms/b.html): Second letter. Markdown: [terms/b.md](terms/b.md)"]
-    assert text == pages.llms_txt("My site", dict(reversed(list(metas.items()))))
+    assert text == pages.llms_txt("My site", dict(reversed(list(metas.items()))), "What it is,\nin two lines.")
 
 
 # --- the built site -----------------------------------------------------------------

@@ -15,7 +15,9 @@ def build(metas, names, sections, see_also):
              "summary": m["summary"], "summary_html": m["summary_html"],
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]
-    rows.sort(key=lambda r: title_order(r["slug"], names["titles"][r["slug"]]))
+    for r in rows:
+        r["sort_as"] = title_order(r["slug"], names["titles"][r["slug"]])[0]     # the name's letters
+    rows.sort(key=lambda r: (r["sort_as"], r["slug"]))
     back = {r["slug"]: set() for r in rows}
     for m in metas:
         for target in m["refs"]:

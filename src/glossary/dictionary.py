@@ -28,6 +28,12 @@ MARKDOWN_PICTURE_PREAMBLE = ("\\documentclass[10pt]{article}\n\\usepackage{amsma
                              "\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.18}\n")
 
 
+# What a dictionary kept elsewhere is, when its YAML file's description: does not say (the index's
+# lede, llms.txt's summary).
+DICTIONARY_SUMMARY = ("One page per term, with its formulas, cross-references, citations and pictures, built from "
+                      "the dictionary's sources; each term, and the whole dictionary, also as a PDF.")
+
+
 def load(config, repo):
     """The dictionary of this build (see the module's docstring)."""
     repo = Path(repo)
@@ -43,6 +49,7 @@ def load(config, repo):
             "site_url": extra.get("url", ""),
             "attribution": extra.get("attribution"),
             "license": extra.get("license"),
+            "description": extra.get("description") or DICTIONARY_SUMMARY,
             "manifest": extra.get("manifest"),
             "root": read["root"],
             "macro_files": [str(Path(read["root"]) / m) for m in read["macro_files"]],
@@ -60,6 +67,7 @@ def load(config, repo):
             "site_url": config.get("site_url", ""),
             "attribution": config.get("attribution"),
             "license": config.get("license"),
+            "description": config["site_description"],
             "manifest": None,
             "root": str(repo),
             "macro_files": [],

@@ -21,9 +21,6 @@ import jinja2
 
 # Pygments styles of the demo's source: one for each colour scheme.
 CODE_STYLES = {"light": "default", "dark": "github-dark"}
-# What the site is, in one sentence: the index's lede and llms.txt's summary.
-SITE_SUMMARY = ("One page per term, each with a small numpy demo that recomputes what the entry states: "
-                "every number, figure and notebook is rebuilt from source.")
 
 
 # --- the demo's source --------------------------------------------------------------
@@ -129,7 +126,7 @@ def terms_json(site_title, metas, base="", site_url=""):
             "terms": [term_record(slug, metas[slug], base, site_title, site_url) for slug in sorted(metas)]}
 
 
-def llms_txt(site_title, metas):
+def llms_txt(site_title, metas, summary):
     """site/llms.txt (the llms.txt convention: a title, a summary, then lists of links): each term's
     page and its Markdown source, alphabetical by title; addresses relative to the site's root."""
     def line(text):
@@ -138,7 +135,7 @@ def llms_txt(site_title, metas):
     rows = sorted(metas.items(), key=lambda kv: title_order(kv[0], kv[1]["title"]))
     terms = "".join(f"- [{line(m['title'])}](terms/{slug}.html): {line(m['summary'])} "
                     f"Markdown: [terms/{slug}.md](terms/{slug}.md)\n" for slug, m in rows)
-    return (f"# {line(site_title)}\n\n> {SITE_SUMMARY}\n\n"
+    return (f"# {line(site_title)}\n\n> {line(summary)}\n\n"
             "Each term's prose is published as Markdown beside its page (numbers filled in from the run, "
             "formulas in LaTeX with the notation package's macros expanded). The whole dictionary is "
             "[dictionary.pdf](dictionary.pdf), each term also as terms/<slug>.pdf. "
@@ -188,7 +185,6 @@ def environment(template_dir):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.globals["site_summary"] = SITE_SUMMARY
     # The index and the section pages: their terms by letter, and the A–Z bar.
     from glossary import reading
     env.globals.update(letters=reading.letters, alphabet=[chr(c) for c in range(ord("A"), ord("Z") + 1)],

@@ -25,9 +25,10 @@ FORM_KEYS = ("text", "first", "plural", "short", "long")
 
 # --- sections ------------------------------------------------------------------------------------
 
-def letter(title):
-    """The letter of the A–Z bar a title files under ("#" for one that starts with no letter)."""
-    key = title_order("", title)[0].lstrip()
+def letter(title, sort_as=None):
+    """The letter of the A–Z bar a title files under ("#" for one that starts with no letter); a
+    catalog row's sort_as is the name's letters ($\\nabla$-gradient files under N)."""
+    key = (sort_as if sort_as is not None else title_order("", title)[0]).lstrip()
     first = key[:1].upper()
     return first if "A" <= first <= "Z" else "#"
 
@@ -36,7 +37,7 @@ def letters(rows):
     """[(letter, [rows])] in the rows' (the index's) order."""
     groups = {}
     for row in rows:
-        groups.setdefault(letter(row["title"]), []).append(row)
+        groups.setdefault(letter(row["title"], row.get("sort_as")), []).append(row)
     return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
 
 

@@ -803,6 +803,7 @@ CONFIG_SCHEMA = {
         "url": {"type": "string", "pattern": "^https?://.*/$"},
         "attribution": {"type": "string", "minLength": 1},
         "license": {"type": "string", "minLength": 1},
+        "description": {"type": "string", "minLength": 1, "description": "what the site is, in a sentence or two"},
         "manifest": {"type": "string", "pattern": r"\.json$"},
         "demos": {
             "type": "object",

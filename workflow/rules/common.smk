@@ -44,8 +44,10 @@ TEX_VERSIONS = latex.versions()
 # URLs are relative to the site's root unless config.yaml names where it is served
 # (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
 BASE_URL = DICTIONARY["site_url"]
-# What every page's footer says of the source: the attribution line and the license (when given).
+# What every page's footer says of the source: the attribution line and the license (when given);
+# what the index and llms.txt say the site is.
 SITE = {k: DICTIONARY[k] for k in ("attribution", "license") if DICTIONARY.get(k)}
+SITE["description"] = DICTIONARY["description"]
 
 
 onstart:

@@ -26,6 +26,7 @@ rule llms_txt:
     params:
         metas=all_metas,
         site_title=DICTIONARY["title"],
+        summary=SITE["description"],
     message:
         "llms.txt"
     script:
