@@ -7,6 +7,8 @@ entry.md as it is being edited, into its own folder.
 """
 from pathlib import Path
 
+from markupsafe import escape
+
 from glossary import demo, pages, reading
 
 # The config.yaml values a page shows.
@@ -35,6 +37,8 @@ def render(job, prose_html=None):
     """The page's HTML: its prose is rule prose's prose.html, or `prose_html` (the preview's)."""
     inp, params, config, slug = job["input"], job["params"], job["config"], job["slug"]
     meta, others, base = params["meta"], params["others"], params["base_url"]
+    # The preview's rows (layout.others) hold the source's title alone: shown as text, escaped.
+    others = [o if "title_html" in o else dict(o, title_html=str(escape(o["title"]))) for o in others]
     if prose_html is None:
         prose_html = Path(inp["prose"]).read_text(encoding="utf-8")
     page = f"terms/{slug}.html"
