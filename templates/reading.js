@@ -39,7 +39,7 @@
   var input = document.getElementById("search-input");
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
-  var index = null, docs = null, results = [], active = -1;
+  var index = null, docs = null, results = [], active = -1, pendingEnter = false;
 
   function withIndex(then) {
     if (index) { then(); return; }
@@ -138,7 +138,12 @@
   function update() {
     var text = input.value;
     if (!words(text).length) { close(); status.textContent = ""; return; }
-    withIndex(function () { if (input.value === text) show(search(text)); });
+    withIndex(function () {
+      if (input.value !== text) return;
+      show(search(text));
+      if (pendingEnter && results.length) location.href = href(docs[results[0]][0]);
+      pendingEnter = false;
+    });
   }
 
   if (box && input && list && status) {
@@ -152,6 +157,8 @@
         e.preventDefault(); setActive(active <= 0 ? results.length - 1 : active - 1);
       } else if (e.key === "Enter" && results.length) {
         e.preventDefault(); location.href = href(docs[results[Math.max(active, 0)]][0]);
+      } else if (e.key === "Enter" && words(input.value).length && !index) {
+        e.preventDefault(); pendingEnter = true;     // typed before the index came: open its first result
       } else if (e.key === "Escape") {
         if (results.length) { e.preventDefault(); close(); } else { input.value = ""; status.textContent = ""; }
       }

@@ -200,6 +200,21 @@ def test_search_by_keyboard_alone(base, opened):
     assert v.page.url == base + "terms/vector.html"
 
 
+def test_tab_reaches_the_search_from_the_top_of_the_page(base, opened):
+    v = opened(base + "terms/gd.html")
+    seen = []
+    for _ in range(8):
+        v.page.keyboard.press("Tab")
+        seen.append(v.page.evaluate("document.activeElement.id || document.activeElement.textContent"))
+        if seen[-1] == "search-input":
+            break
+    else:
+        pytest.fail(f"Tab went {seen} and never reached the search")
+    v.page.keyboard.type("matrix")
+    v.page.keyboard.press("Enter")              # the first result, without arrowing to it
+    v.page.wait_for_url("**/terms/matrix.html")
+
+
 def test_first_results_within_100_ms_of_the_keystroke(base, opened):
     v = opened(base + "index.html")
     v.page.fill("#search-input", "model")              # loads the index
