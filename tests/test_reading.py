@@ -337,6 +337,16 @@ def test_index_and_previews_are_pure_functions(catalog, site):
     assert "</" not in (site / "previews.js").read_text() and "</" not in (site / "search-index.js").read_text()
 
 
+def test_result_summaries_show_a_formulas_characters_not_its_tex():
+    summary = ('A <math display="inline"><semantics><mi>𝒙</mi><mo>+</mo><mn>1</mn>'
+               '<annotation encoding="application/x-tex">\\mathbf{x}+1</annotation></semantics></math> '
+               '&lt;b&gt; sum.')
+    assert reading.text_of(summary, math=True) == "A 𝒙+1 <b> sum."
+    assert reading.text_of(summary) == "A <b> sum."
+    assert reading.shortened("word " * 50) == ("word " * 32).strip() + "\u2026"
+    assert len(reading.shortened("word " * 50)) <= 161 and reading.shortened("short") == "short"
+
+
 def test_letters_and_section_neighbours():
     assert [reading.letter(t) for t in ("matrix", "$k$-means", "Éclair", "<b>", "1-norm")] == ["M", "K", "E", "#", "#"]
     rows = [{"slug": s, "section": sec} for s, sec in (("a", "x"), ("b", "y"), ("c", "x"), ("d", "x"))]

@@ -9,7 +9,6 @@ fails from disk).  Everything is a pure function of the catalog and the prose: s
 no absolute paths, so two builds write the same bytes."""
 import html
 import json
-import re
 from html.parser import HTMLParser
 
 from glossary.layout import title_order
@@ -72,13 +71,14 @@ def section_page(section_id):
 # --- the text of a page, as the search reads it ------------------------------------------------------
 
 class _Text(HTMLParser):
-    """The text of prose HTML without its formulas (MathML is markup, not words), its figures'
-    pictures, and its list of references (the bibliography is not the definition)."""
-    SKIP = {"math", "script", "style", "svg"}
+    """The text of prose HTML without its formulas (MathML is markup, not words; or, with math=True,
+    the characters the formula shows, without its TeX annotation), its figures' pictures, and its
+    list of references (the bibliography is not the definition)."""
 
-    def __init__(self):
+    def __init__(self, math=False):
         super().__init__(convert_charrefs=True)
         self.parts, self.skip = [], []
+        self.SKIP = {"script", "style", "svg"} | ({"annotation", "annotation-xml"} if math else {"math"})
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -98,17 +98,12 @@ class _Text(HTMLParser):
             self.parts.append(data)
 
 
-def text_of(prose_html):
-    """Prose HTML as plain text for the index: one line, formulas and references left out."""
-    parser = _Text()
+def text_of(prose_html, math=False):
+    """Prose HTML as plain text for the index: one line, formulas (unless math) and references left out."""
+    parser = _Text(math)
     parser.feed(prose_html)
     parser.close()
     return " ".join("".join(parser.parts).split())
-
-
-def plain(text):
-    """A title or summary as plain text (what a LaTeX source's $...$ leaves is kept as typed)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text or "")).split())
 
 
 def forms_text(forms, title):
@@ -122,6 +117,13 @@ def forms_text(forms, title):
     return " ".join(out)
 
 
+def shortened(text, limit=160):
+    """A result's summary: at most `limit` characters, cut at a space."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
 # --- the search --------------------------------------------------------------------------------------
 
 def search_documents(catalog, prose, forms):
@@ -132,7 +134,9 @@ def search_documents(catalog, prose, forms):
         slug = row["slug"]
         docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
-                     "shown": plain(row["summary"]), "body": text_of(prose.get(slug, "")),
+                     "shown": shortened(text_of(row.get("summary_html") or html.escape(row["summary"] or ""),
+                                                math=True)),
+                     "body": text_of(prose.get(slug, "")),
                      "section": titles.get(row["section"], row["section"])})
     return docs
 
