@@ -85,9 +85,14 @@ def read_events(path):
 
 def job_times(events):
     """{(rule, jobid): seconds} of the jobs a build ran, from its events (glossary.build, GLOSSARY_EVENTS)."""
-    started = {e["jobid"]: (e["rule_name"], e["t"]) for e in events if e["event"] == "job_info"}
-    return {(started[e["job_id"]][0], e["job_id"]): e["t"] - started[e["job_id"]][1]
-            for e in events if e["event"] == "job_finished" and e["job_id"] in started}
+    started, times = {}, {}
+    for e in events:        # a build may run Snakemake twice (glossary.build.phases): ids start again
+        if e["event"] == "job_info":
+            started[e["jobid"]] = (e["rule_name"], e["t"], len(times))
+        elif e["event"] == "job_finished" and e["job_id"] in started:
+            rule, t, _ = started.pop(e["job_id"])
+            times[(rule, f"{e['job_id']}.{len(times)}")] = e["t"] - t
+    return times
 
 
 def site(root, cores=2, cache=None, extra=(), events=None):

@@ -637,10 +637,13 @@ def edited(tmp_path_factory):
 
 def rules_run(events):
     """The rules whose jobs finished, from the build's Snakemake events (a batch counts under its stage)."""
-    rows = [json.loads(line) for line in events.read_text().splitlines()]
-    names = {row["jobid"]: row["rule_name"] for row in rows if row.get("event") == "job_info"}
-    finished = [row["job_id"] for row in rows if row.get("event") == "job_finished"]
-    return sorted(re.sub(r"_b\d+$", "", names[j]) for j in finished)
+    names, finished = {}, []
+    for row in map(json.loads, events.read_text().splitlines()):     # a build may run Snakemake twice:
+        if row.get("event") == "job_info":                           # job ids start again in each run
+            names[row["jobid"]] = row["rule_name"]
+        elif row.get("event") == "job_finished":
+            finished.append(names[row["job_id"]])
+    return sorted(re.sub(r"_b\d+$", "", name) for name in finished)
 
 
 def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
@@ -649,6 +652,29 @@ def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
     for name in (f"terms/{slug}.html", f"terms/{slug}.pdf", f"terms/{slug}.md"):
         assert before[name] != after[name], name
     assert "measured quickly" in after[f"terms/{slug}.html"].decode()
+
+
+@pytest.fixture(scope="module")
+def edited_after_the_summary(tmp_path_factory):
+    """As `edited`, but the word is past the term's first sentence (its summary, which other pages
+    and the index show): ([rules whose jobs ran in the rerun], site before, site after)."""
+    root = tmp_path_factory.mktemp("edit-body")
+    source = copy_fixture(root / "dict")
+    out = root / "out"
+    built_ok(build(source, out))
+    before = tree_bytes(out / "site")
+    edit(source.parent / "TinyDict_Models.tex", "values are collected", "values are gathered")
+    events = root / "events.jsonl"
+    built_ok(build(source, out, events=events))
+    return rules_run(events), before, tree_bytes(out / "site")
+
+
+def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edited_after_the_summary):
+    ran, before, after = edited_after_the_summary
+    assert {"prose", "catalog", "page", "print", "book"} <= set(ran)
+    assert not {"index", "terms_json", "llms_txt", "pictures"} & set(ran), ran
+    assert "values are gathered" in after["terms/feature.html"].decode()
+    assert after["index.html"] == before["index.html"] and after["terms.json"] == before["terms.json"]
 
 
 def test_a_prose_edit_runs_no_pictures_job(edited):
