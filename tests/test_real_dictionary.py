@@ -11,7 +11,6 @@ import subprocess
 import sys
 import unicodedata
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from conftest import REPO
