@@ -248,6 +248,11 @@ def site_rows(row, base, cores, latexmk_s, pdflatex_s):
         f"{rules}; load {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     if latexmk_s:
         row(PART, "clean build / authors' latexmk", f"{seconds / latexmk_s:.2f}x", "", "target: at most 2x")
+    # the reading aids on the built site: search transfer, time to first results, page loads
+    reading = subprocess.run([PY, str(REPO / "scripts/bench_reading.py"), str(out / "site")], cwd=REPO,
+                             env=dict(os.environ, PYTHONPATH=str(REPO / "src")), capture_output=True, text=True)
+    print("\n".join("  reading: " + line for line in (reading.stdout + reading.stderr[-2000:]).splitlines()),
+          file=sys.stderr, flush=True)
     row(PART, "peak memory of the clean build", f"{tree / 2**20:.0f} MiB", "",
         f"sum over the build's process tree, sampled every 0.2 s; largest single process "
         f"{largest / 2**20:.0f} MiB (wait4 ru_maxrss)")
