@@ -234,7 +234,8 @@ def preview_rows(part, root, slug):
         notes("median of 10", "range " + f"{min(times):.2f}-{max(times):.2f} s"))
 
 
-PRINT_RULES = ("section_tex", "book_tex")
+# Every print job needs the entry PDFs' format: omitting it omits the print edition (and the link check).
+PRINT_RULES = ("print_format",)
 
 
 def print_rows(part, root, cores):
