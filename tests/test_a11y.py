@@ -54,8 +54,8 @@ def pages_of(site):
                                    for p in (site / folder).glob("*.html"))
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_has_no_violations(site, browser, scheme):
+def audit_all(site, browser, scheme):
+    """{page: its violations} of every page of the site, opened from disk in the colour scheme."""
     found = {}
     for name in pages_of(site):
         context, page = open_page(browser, (site / name).as_uri(), scheme)
@@ -63,6 +63,12 @@ def test_every_page_has_no_violations(site, browser, scheme):
             found[name] = audit(page)
         finally:
             context.close()
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_has_no_violations(site, browser, scheme):
+    found = audit_all(site, browser, scheme)
     assert {k: v for k, v in found.items() if v} == {}
     assert {"index.html", "sections/math.html", "terms/gd.html", "terms/gradient.html"} <= set(found)
 
@@ -104,13 +110,6 @@ def test_the_audit_fails_on_a_missing_alt_text_and_a_low_contrast(site, browser)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_pages_with_demos_code_and_check_lines_have_no_violations(built, browser, scheme):
     """The repository's own entries (demo, figures, highlighted source, check lines, BibTeX)."""
-    site = built[0] / "site"
-    found = {}
-    for name in pages_of(site):
-        context, page = open_page(browser, (site / name).as_uri(), scheme)
-        try:
-            found[name] = audit(page)
-        finally:
-            context.close()
+    found = audit_all(built[0] / "site", browser, scheme)
     assert {k: v for k, v in found.items() if v} == {}
     assert "terms/attention.html" in found and "terms/multi-head-attention.html" in found
