@@ -104,3 +104,15 @@ def test_without_a_description_a_dictionary_claims_no_demos():
     loaded = dictionary.load({"source": str(REPO / "tests/fixtures/texdict/TinyDict_Main.tex"),
                               "site_title": "T", "site_description": "the repository's own"}, REPO)
     assert loaded["description"] == dictionary.DICTIONARY_SUMMARY and "demo" not in loaded["description"]
+
+
+def test_referenced_by_quotes_the_sentence_that_refers(site):
+    """gradient's page lists gd, which refers to it in its first sentence: that sentence, without its
+    links and citations, is what the list shows of gd (not gd's summary)."""
+    page = (site / "terms/gradient.html").read_text()
+    section = page[page.index('<h2 id="referenced-by">'):]
+    item = re.search(r'<li><a href="gd\.html">[^<]*</a>: <q class="refers">(.*?)</q></li>', section, re.S)
+    assert item, section[:1500]
+    quoted = " ".join(item.group(1).split())
+    assert quoted.startswith("Gradient descent (GD) repeatedly takes a small step against the gradient of")
+    assert "<a " not in quoted and "[1]" not in quoted
