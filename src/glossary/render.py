@@ -432,6 +432,9 @@ def inside_without_citations(x):
     """An inline with the inlines inside it (emphasis, quotes, spans) without citations and links."""
     if x["t"] in ("Emph", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps", "Underline"):
         return prose.node(x["t"], without_citations(x["c"]))
+    if x["t"] == "Span" and "math-xref" in x["c"][0][1]:
+        # a formula's references link inside its MathML, and "#label" is its own page's: none here
+        return prose.node("Span", [["", [], []], without_citations(x["c"][1])])
     if x["t"] in ("Quoted", "Span"):
         return prose.node(x["t"], [x["c"][0], without_citations(x["c"][1])])
     return x
