@@ -19,18 +19,12 @@ def build(metas, names, sections, see_also):
         r["sort_as"] = title_order(r["slug"], names["titles"][r["slug"]])[0]     # the name's letters
     rows.sort(key=lambda r: (r["sort_as"], r["slug"]))
     back = {r["slug"]: set() for r in rows}
-    quoted = {r["slug"]: {} for r in rows}
     for m in metas:
         for target in m["refs"]:
             if target != m["slug"] and target in back:
                 back[target].add(m["slug"])
-        for target, sentence in m.get("contexts", {}).items():
-            if target in quoted:
-                quoted[target][m["slug"]] = sentence
     return {"entries": rows, "sections": sections,
             "referenced_by": {slug: sorted(sources) for slug, sources in sorted(back.items())},
-            # for each entry, the sentence in which each entry that refers to it does so (HTML)
-            "referring": {slug: dict(sorted(q.items())) for slug, q in sorted(quoted.items())},
             "unknown": unknown(metas, names)}
 
 

@@ -50,7 +50,6 @@ def render(job, prose_html=None):
     context = dict(
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
         prose=pages.accessible_prose(prose_html), referenced_by=params.get("referenced_by", []),
-        referring=params.get("referring", {}),
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
         site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
@@ -104,8 +103,7 @@ def batch_jobs(smk):
                                                                               "summary_html")})
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug],
-                                "referring": catalog.get("referring", {}).get(slug, {}), "site": smk.params["site"],
+                                "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"],
                                 "sections": catalog["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
@@ -127,12 +125,7 @@ def preview_job(slug, root="."):
     root = Path(root).resolve()
     config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
     loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
-    job = layout.page_job(slug, loaded, config, root)
-    catalog = root / "results/catalog.json"
-    if catalog.is_file():       # the sentences that refer to it, as the last build quoted them
-        from glossary import jsonio
-        job["params"]["referring"] = jsonio.read(catalog).get("referring", {}).get(slug, {})
-    return job
+    return layout.page_job(slug, loaded, config, root)
 
 
 def preview_prose(job):
@@ -205,7 +198,6 @@ def dictionary_job(entry, done, catalog, site, repo=REPO):
     return {"slug": slug, "input": inp,
             "params": {"meta": meta, "others": others,
                        "base_url": site["base_url"], "referenced_by": catalog["referenced_by"][slug],
-                       "referring": catalog.get("referring", {}).get(slug, {}),
                        "site": site["site"], "sections": catalog["sections"]},
             "config": {"site_title": site["title"], "colab_prefix": site["colab_prefix"]},
             "output": {"html": f"results/site/terms/{slug}.html"}}
