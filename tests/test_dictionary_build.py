@@ -624,15 +624,21 @@ def test_a_mistake_is_told_and_site_is_left_as_it_was(work, tmp_path, name, file
 def edited(tmp_path_factory):
     """A clean build, then one word of one term's description edited and the build rerun:
     (edited slug, site before, site after, [rules whose jobs ran in the rerun])."""
-    root = tmp_path_factory.mktemp("edit")
+    before, after, ran = rebuilt_after_an_edit(tmp_path_factory.mktemp("edit"), "measured cheaply", "measured quickly")
+    return "feature", before, after, ran
+
+
+def rebuilt_after_an_edit(root, old, new):
+    """A clean build of a copy of the fixture in root, then `old` replaced by `new` in
+    TinyDict_Models.tex and the build rerun: (site before, site after, [rules whose jobs ran])."""
     source = copy_fixture(root / "dict")
     out = root / "out"
     built_ok(build(source, out))
     before = tree_bytes(out / "site")
-    edit(source.parent / "TinyDict_Models.tex", "measured cheaply", "measured quickly")
+    edit(source.parent / "TinyDict_Models.tex", old, new)
     events = root / "events.jsonl"
     built_ok(build(source, out, events=events))
-    return "feature", before, tree_bytes(out / "site"), rules_run(events)
+    return before, tree_bytes(out / "site"), rules_run(events)
 
 
 def rules_run(events):
@@ -658,15 +664,9 @@ def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
 def edited_after_the_summary(tmp_path_factory):
     """As `edited`, but the word is past the term's first sentence (its summary, which other pages
     and the index show): ([rules whose jobs ran in the rerun], site before, site after)."""
-    root = tmp_path_factory.mktemp("edit-body")
-    source = copy_fixture(root / "dict")
-    out = root / "out"
-    built_ok(build(source, out))
-    before = tree_bytes(out / "site")
-    edit(source.parent / "TinyDict_Models.tex", "values are collected", "values are gathered")
-    events = root / "events.jsonl"
-    built_ok(build(source, out, events=events))
-    return rules_run(events), before, tree_bytes(out / "site")
+    before, after, ran = rebuilt_after_an_edit(tmp_path_factory.mktemp("edit-body"), "values are collected",
+                                               "values are gathered")
+    return ran, before, after
 
 
 def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edited_after_the_summary):

@@ -13,7 +13,7 @@ import unicodedata
 from html.parser import HTMLParser
 
 import pytest
-from conftest import REPO
+from conftest import ADICTML, REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
 import real_dictionary  # noqa: E402
@@ -21,8 +21,8 @@ import real_dictionary  # noqa: E402
 from glossary import texdict  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not (real_dictionary.SHARED / "ADictML_Main.tex").is_file(),
-                                 reason=f"the real dictionary is not here ({real_dictionary.SHARED})")]
+              pytest.mark.skipif(not (ADICTML / "ADictML_Main.tex").is_file(),
+                                 reason=f"the real dictionary is not here ({ADICTML})")]
 
 # TeX a reader would see: a control word, or a $ that opens a formula pandoc did not convert.
 RAW_TEX = re.compile(r"\\[A-Za-z]+|\$[^$\s]")

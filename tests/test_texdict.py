@@ -1,6 +1,6 @@
 """The glossaries-extra reader (glossary.texdict) on the project's own fixture dictionary
 (tests/fixtures/texdict/), on broken copies of it, through real pandoc and real pdflatex, and on
-the real dictionary where /work/shared/adictml is present."""
+the real dictionary where ../shared/adictml is beside the clone."""
 import json
 import re
 import shutil
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import ADICTML, REPO
 
 from glossary import texdict
 from glossary.entries import EntryError
@@ -18,7 +18,7 @@ from glossary.prose import pandoc
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 MAIN = FIXTURE / "TinyDict_Main.tex"
 GLOSSARY_FILES = ["TinyDict_Math.tex", "TinyDict_Models.tex"]
-REAL = Path("/work/shared/adictml/ADictML_Main.tex")
+REAL = ADICTML / "ADictML_Main.tex"
 
 
 @pytest.fixture(scope="module")
@@ -374,7 +374,7 @@ def test_the_fixture_is_a_dictionary_pdflatex_builds_and_its_rules_are_latexs(br
         texdict.read(main)
 
 
-@pytest.mark.skipif(not REAL.is_file(), reason="the real dictionary (/work/shared/adictml) is not here")
+@pytest.mark.skipif(not REAL.is_file(), reason=f"the real dictionary ({ADICTML}) is not here")
 def test_the_real_dictionary():
     start = time.perf_counter()
     real = texdict.read(REAL)

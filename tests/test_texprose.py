@@ -2,12 +2,12 @@
 process into the AST shapes of glossary.prose, \\gls forms and capitals, references inside
 formulas, figures, equation references, citations, the macro file rewritten so that texmath
 converts it, and one error message per mistake.  Fixtures are small snippets written here; the
-last test reads the real dictionary when /work/shared/adictml is there."""
+last test reads the real dictionary when ../shared/adictml is beside the clone."""
 import json
 import re
-from pathlib import Path
 
 import pytest
+from conftest import ADICTML
 
 from glossary import prose, texprose
 from glossary.entries import EntryError
@@ -241,7 +241,7 @@ def test_unknown_lists_the_raw_tex_pandoc_left():
     assert texprose.unknown(blocks) == ["\\wibble{2mm}", "\\frobnicate{x}"]
 
 
-REAL = Path("/work/shared/adictml")
+REAL = ADICTML
 
 
 @pytest.mark.skipif(not (REAL / "ADictML_Main.tex").is_file(), reason="the real dictionary is not here")
