@@ -11,5 +11,5 @@ texts = iter(Path(p).read_text(encoding="utf-8") for p in snakemake.input["secti
 parts = [{"title": part["title"], "entries": [next(texts) for _ in range(part["count"])]} for part in params["parts"]]
 document = typeset.book_document(parts, params["site_title"], params["site_url"],
                                  Path(snakemake.input["template"]).parent, snakemake.output["tex"],
-                                 params["site_terms"], demos=params["demos"])
+                                 params["site_terms"], demos=params["demos"], babel=params["babel"])
 Path(snakemake.output["tex"]).write_text(document, encoding="utf-8")

@@ -9,5 +9,6 @@ catalog = jsonio.read(snakemake.input["catalog"])
 html = pages.environment(Path(snakemake.input["template"]).parent).get_template(
     Path(snakemake.input["template"]).name).render(
     site_title=snakemake.params["site_title"], page="index.html", others=catalog["entries"],
-    sections=reading.sections(catalog), site=snakemake.params["site"])
+    sections=reading.sections(catalog), site=snakemake.params["site"],
+    **pages.edition_context(snakemake.input["edition"]))
 Path(snakemake.output["html"]).write_text(html, encoding="utf-8")

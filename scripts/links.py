@@ -10,7 +10,8 @@ sys.stderr = open(snakemake.log[0], "w")
 # The whole staged folder (the folder all the site's files share): what `make site` publishes.
 site = os.path.commonpath(snakemake.input["site"])
 result = links.check(site, snakemake.params["site_url"], snakemake.params["entries"],
-                     snakemake.input["templates"])
+                     snakemake.input["templates"], prefix=snakemake.params["prefix"],
+                     outside=snakemake.params["outside"])
 if result.dead:
     print(f"links: {len(result.dead)} dead of {result.checked} internal links in {result.files} files:",
           file=sys.stderr)

@@ -6,6 +6,6 @@ from pathlib import Path
 from glossary import latex, typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
-typeset.format_source(Path(snakemake.input["preamble"]).parent, snakemake.output["tex"])
+typeset.format_source(Path(snakemake.input["preamble"]).parent, snakemake.output["tex"], snakemake.params["babel"])
 latex.compile_format(snakemake.output["tex"], snakemake.output["fmt"], snakemake.log["tex"],
                      inputs=[Path(snakemake.input["notation"]).parent])

@@ -13,5 +13,6 @@ for out in snakemake.output["html"]:
     section = by_id[Path(out).stem]
     html = env.get_template(template.name).render(
         site_title=snakemake.params["site_title"], page=reading.section_page(section["id"]),
-        section=section, sections=reading.sections(catalog), site=snakemake.params["site"])
+        section=section, sections=reading.sections(catalog), site=snakemake.params["site"],
+        **pages.edition_context(snakemake.input["edition"]))
     Path(out).write_text(html, encoding="utf-8")

@@ -2,8 +2,9 @@
 import sys
 from pathlib import Path
 
-from glossary import pages
+from glossary import editions, jsonio, pages
 
 sys.stderr = open(snakemake.log[0], "w")
 Path(snakemake.output["xml"]).write_text(
-    pages.sitemap(snakemake.params["pages"], snakemake.params["base_url"]), encoding="utf-8")
+    pages.sitemap(snakemake.params["pages"], snakemake.params["base_url"],
+                  editions.Pages(jsonio.read(snakemake.input["edition"]))), encoding="utf-8")

@@ -9,6 +9,10 @@
   var me = document.currentScript;
   var root = me ? me.src.replace(/reading\.js(?:[?#].*)?$/, "") : "";
   var loading = {};
+  /* The page's own words, in its edition's language: the build sets them on the search box. */
+  var said = (document.getElementById("search") || {}).dataset || {};
+  var labels = {one: said.one || "term found", many: said.many || "terms found",
+                none: said.none || "No term found", reference: said.reference || "Reference"};
 
   /* A script of the site, once; `ready` runs when it has run. */
   function load(name, ready) {
@@ -131,8 +135,8 @@
     });
     list.hidden = !refs.length;
     input.setAttribute("aria-expanded", refs.length ? "true" : "false");
-    status.textContent = refs.length ? refs.length + (refs.length === 1 ? " term found" : " terms found")
-      : "No term found";
+    status.textContent = refs.length ? refs.length + " " + (refs.length === 1 ? labels.one : labels.many)
+      : labels.none;
   }
 
   function update() {
@@ -248,7 +252,7 @@
     }
     tip.textContent = "";
     if (what.cite) {
-      tip.appendChild(el("p", "preview-section", "Reference"));
+      tip.appendChild(el("p", "preview-section", labels.reference));
       tip.appendChild(fromPage("p", "preview-summary", what.cite));
     } else {
       var d = window.GLOSSARY_PREVIEWS[what.slug];

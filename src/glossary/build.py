@@ -309,7 +309,7 @@ class Progress:
 REPO = Path(__file__).resolve().parents[2]
 
 
-def snakemake_command(cores, profile, extra, source=None):
+def snakemake_command(cores, profile, extra, source=None, config=()):
     snakemake = Path(sys.executable).with_name("snakemake")
     command = [str(snakemake), "--logger", "glossary", "--rerun-incomplete"]
     command += ["--profile", profile] if profile else ["--cores", str(cores)]
@@ -317,7 +317,7 @@ def snakemake_command(cores, profile, extra, source=None):
         # building in another folder (OUT=): the workflow and its profile stay in the repository
         command += ["--snakefile", str(REPO / "Snakefile"), "--workflow-profile", str(REPO / "profiles/default")]
     if source:
-        command += ["--config", f"source={source}"]
+        command += ["--config", f"source={source}", *config]
     # Trained results are shared between clones when SNAKEMAKE_OUTPUT_CACHE names a folder.
     if os.environ.get("SNAKEMAKE_OUTPUT_CACHE"):
         command.append("--cache")
@@ -366,14 +366,14 @@ def _run_once(command, env, lock_fd, on_event):
     return Outcome(status, events, "".join(stderr))
 
 
-def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None):
+def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None, config=()):
     """Run Snakemake on the staged site (results/site) without publishing; returns an Outcome.
     on_event(dict) gets every event of the glossary logger plugin. Takes the build lock unless the
     caller holds it (lock_fd); wait=True waits for a running build instead of refusing."""
     if lock_fd is None:
         with build_lock(wait=wait) as fd:
-            return run_snakemake(cores, extra, on_event, profile, fd, source=source)
-    command, env = snakemake_command(cores, profile, extra, source), snakemake_env()
+            return run_snakemake(cores, extra, on_event, profile, fd, source=source, config=config)
+    command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
     outcome = _run_once(command, env, lock_fd, on_event)
     if outcome.locked and lift_stale_lock(command[0], env):
         print("note: lifted the lock an interrupted build left", flush=True)
@@ -402,6 +402,8 @@ def main(argv=None):
                         help="a dictionary's glossaries-extra main .tex file, or a YAML file naming one")
     parser.add_argument("--out", default=os.environ.get("OUT") or None,
                         help="the folder to build in (the site goes to OUT/site); default: this repository")
+    parser.add_argument("--editions", default=os.environ.get("EDITIONS") or None,
+                        help='the translations of a dictionary: "de=<main .tex file> ..." (glossary.editions)')
     parser.add_argument("snakemake_args", nargs="*")
     args = parser.parse_args(argv)
     source = str(Path(args.source).resolve()) if args.source else None
@@ -411,31 +413,101 @@ def main(argv=None):
         return 1
     # a profile given as a folder is named from here: the build may run elsewhere (--out)
     profile = str(Path(args.profile).resolve()) if args.profile and Path(args.profile).is_dir() else args.profile
+    try:
+        runs = edition_runs(source, args.editions)
+    except ValueError as err:        # EditionError, EntryError: they say what to fix
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         os.chdir(args.out)
     roots = stamp.source_roots(REPO, source)
+    if len(runs) > 1:
+        write_plan(runs)
+        roots += [(str(Path(r["source"]).parent), ["."]) for r in runs[1:]] + [(".", [PLAN])]
     if not args.snakemake_args and stamp.is_fresh(".", roots):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
     try:
         with build_lock() as fd:
             hashed = stamp.source_hashes(roots)   # before the build starts: an edit made meanwhile is not "built"
-            for extra in phases(args.snakemake_args):
-                outcome = run_snakemake(args.cores, extra, Progress(show=True), profile, fd, source=source)
-                if not outcome.ok:
-                    print("\n".join(outcome.summary), file=sys.stderr)
-                    print(f"{shown_site()}/ was left as it was.", file=sys.stderr)
-                    return 1
-            changed = publish.publish(STAGED, SITE)
+            site_shown = shown_site()
+            for run in runs:
+                if len(runs) > 1:
+                    print(f"the {run['lang']} edition ({run['folder']})", flush=True)
+                with working_folder(run["folder"]):
+                    for extra in phases(args.snakemake_args):
+                        outcome = run_snakemake(args.cores, extra, Progress(show=True), profile, fd,
+                                                source=run["source"], config=run["config"])
+                        if not outcome.ok:
+                            if len(runs) > 1:
+                                print(f"in the {run['lang']} edition ({run['folder']}):", file=sys.stderr)
+                            print("\n".join(outcome.summary), file=sys.stderr)
+                            print(f"{site_shown}/ was left as it was.", file=sys.stderr)
+                            return 1
+            changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]})
             if not args.snakemake_args:
                 stamp.record(".", hashed)
-            tell_unknown()
+            for run in runs:
+                with working_folder(run["folder"]):
+                    tell_unknown()
     except BuildBusy as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     print(f"site {'published' if changed else 'unchanged'}: open {shown_site()}/index.html")
     return 0
+
+
+PLAN = "results/editions.json"
+
+
+def edition_runs(source, spec):
+    """The Snakemake runs of a build: one, or one per language edition (glossary.editions), the base
+    first: [{"lang", "source", "prefix", "folder", "config": extra --config items}].  The editions
+    come from EDITIONS= ("de=<main>"), else from the YAML file's editions:."""
+    if not source:
+        if spec:
+            raise ValueError("EDITIONS= translates a dictionary kept elsewhere: give its SOURCE= too")
+        return [{"lang": "en", "source": None, "prefix": "", "folder": ".", "config": []}]
+    from glossary import editions
+    language, found = "en", {}
+    if Path(source).suffix in (".yaml", ".yml"):
+        from glossary import texdict
+        config = texdict.read_config(source)
+        language, found = config.get("language", "en"), config.get("editions", {})
+    if spec:
+        found = {lang: {"main": path} for lang, path in editions.parse_spec(spec).items()}
+        for lang, path in found.items():
+            if not Path(path["main"]).is_file():
+                raise ValueError(f"EDITIONS: {lang}={path['main']}: no such file; name the edition's main .tex file")
+    if not found:
+        return [{"lang": language, "source": source, "prefix": "", "folder": ".", "config": []}]
+    plan = editions.plan(source, language, found)
+    return [dict(e, config=[f"edition={e['lang']}", f"editions={{plan}}"]) for e in plan["editions"]]
+
+
+def write_plan(runs):
+    """results/editions.json, the plan every edition's run reads (rewritten only when it changes);
+    each run's --config names it by its absolute path."""
+    from glossary import dictionary, jsonio
+    plan = Path(PLAN).resolve()
+    keep = ("lang", "source", "prefix", "folder", "title", "description", "complete", "sections")
+    dictionary.write_if_changed(plan, jsonio.dumps({"base": runs[0]["lang"], "editions": [
+        {k: r[k] for k in keep if k in r} for r in runs]}))
+    for r in runs:
+        r["config"] = [c.replace("{plan}", str(plan)) for c in r["config"]]
+        Path(r["folder"]).mkdir(parents=True, exist_ok=True)
+
+
+@contextlib.contextmanager
+def working_folder(folder):
+    """Each edition's Snakemake runs in its own folder (results/, .snakemake/ of its own)."""
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)
 
 
 def tell_unknown():

@@ -38,10 +38,14 @@ def load(config, repo):
     """The dictionary of this build (see the module's docstring)."""
     repo = Path(repo)
     source = config.get("source")
-    if source:
+    plan = jsonio.read(config["editions"]) if config.get("editions") else None
+    if plan:
+        read, extra, view, fallback = load_edition(plan, config["edition"])
+    elif source:
         from glossary import texdict
         read = texdict.load(source)
         extra = read.get("config", {})
+    if source or plan:
         loaded = {
             "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
             "sections": read["sections"],
@@ -58,7 +62,12 @@ def load(config, repo):
             "unknown": read.get("unknown", []),
             "labels": read.get("labels", {}),
             "demos": extra.get("demos", {}),
+            "language": extra.get("language", "en"),
         }
+        if plan:
+            loaded.update(edition_view=view, fallback=fallback)
+            if not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
+                loaded["bibliography"] = extra.get("bibliography")     # the base's serves every edition
     else:
         loaded = {
             "entries": glossary_entries.load_all(config["entries_dir"], repo / glossary_entries.SCHEMA),
@@ -76,7 +85,11 @@ def load(config, repo):
             "unknown": [],
             "labels": {},
             "demos": {},
+            "language": "en",
         }
+    if "edition_view" not in loaded:
+        from glossary import editions
+        loaded["edition_view"], loaded["fallback"] = editions.single(loaded["language"]), {}
     attach_demos(loaded)
     loaded["cited"] = check_citations(loaded)
     loaded["batches"] = batches(loaded["entries"], config.get("batch_size", 48))
@@ -87,6 +100,46 @@ def load(config, repo):
 LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
                         r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
 MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
+
+
+def load_edition(plan, lang):
+    """One edition of a build with several (glossary.editions): (its texdict read, its site fields,
+    its view of every edition, its fallback targets).  Every edition is read (0.1 s each) to know
+    which terms and sections each one publishes."""
+    from glossary import editions, texdict
+    base_spec = plan["editions"][0]
+    base = texdict.load(base_spec["source"])
+    base_config = base.get("config", {})
+    reads = {base_spec["lang"]: base}
+    for spec in plan["editions"][1:]:
+        reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
+    me = next(e for e in plan["editions"] if e["lang"] == lang)
+    read = reads[lang]
+    extra = dict(base_config, language=lang)
+    if me is not base_spec:
+        url = base_config.get("url")
+        extra.update(demos={}, title=me.get("title") or base_config.get("title"),
+                     description=me.get("description") or base_config.get("description"),
+                     url=f"{url}{me['prefix']}" if url else None, manifest=None,
+                     bibliography=str(Path(base["root"]) / base["bibliography"]) if base.get("bibliography") else None)
+        titles = me.get("sections") or {}
+        read["sections"] = [dict(s, title=titles.get(s["id"], s["title"])) for s in read["sections"]]
+    terms = {k: list(r["entries"]) for k, r in reads.items()}
+    shown = {k: sorted({e["section"] for e in r["entries"].values()}) for k, r in reads.items()}
+    titles = {k: {slug: e["title"] for slug, e in r["entries"].items()} for k, r in reads.items()}
+    view = editions.view(lang, plan["editions"], terms, shown, titles)
+    fallback = {}
+    if read.get("fallback_keys"):
+        pages = editions.Pages(view)
+        by_key = {e["key"]: e for e in base["entries"].values()}
+        for key in read["fallback_keys"]:
+            e = by_key[key]
+            href = pages.href(base_spec["lang"], f"terms/{e['slug']}", "terms/x.html")
+            fallback[key] = {"slug": f"{base_spec['lang']}:{href}", "forms": e["forms"], "title": e["title"]}
+    own = set(read["entries"])
+    for e in read["entries"].values():    # a "See also" term the edition lacks is linked in the prose only
+        e["see_also"] = [s for s in e["see_also"] if s in own]
+    return read, extra, view, fallback
 
 
 def citations_of(entry):
@@ -205,8 +258,9 @@ def names(loaded):
     return {
         "titles": {slug: e["title"] for slug, e in entries.items()},
         "sections": {slug: e["section"] for slug, e in entries.items()},
-        "targets": {e["key"]: {"slug": slug, "forms": e["forms"], "title": e["title"]}
-                    for slug, e in entries.items()},
+        "targets": {**loaded.get("fallback", {}),
+                    **{e["key"]: {"slug": slug, "forms": e["forms"], "title": e["title"]}
+                       for slug, e in entries.items()}},
         "labels": loaded.get("labels", {}),
     }
 

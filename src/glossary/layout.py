@@ -43,6 +43,7 @@ def page_inputs(slug, loaded):
         "prose": f"results/{slug}/prose.html",
         "template": "templates/entry.html.j2",
         "base": "templates/base.html.j2",
+        "edition": "results/edition.json",
         "checks": [f"results/{slug}/checks/{c}.txt"
                    for c in ("1-tokenize", "2-train", "3-export", f"4-preview-{preview}")],
         "data": f"{terms}/{slug}/data",

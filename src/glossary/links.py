@@ -299,9 +299,12 @@ def resolve(address, here, site_url=""):
     return "internal", (target, unquote(parts.fragment))
 
 
-def check(site, site_url="", entries=None, templates=(), files=None, root="."):
+def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=()):
     """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
-    and `templates` name the sources, relative to the repository `root`."""
+    and `templates` name the sources, relative to the repository `root`.  A language edition's
+    folder sits at `prefix` ("de/") in the whole site: a link to `outside`, the whole-site paths of
+    the pages that the other editions publish (glossary.editions), is not dead."""
+    outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
     present = set(names)
@@ -315,6 +318,12 @@ def check(site, site_url="", entries=None, templates=(), files=None, root="."):
 
     def visit(file, address, in_prose=False, target_check=True):
         kind, value = resolve(address, file, site_url)
+        if outside and kind in ("dead", "internal"):
+            whole = posixpath.normpath(posixpath.join(prefix, posixpath.dirname(file),
+                                                      unquote(urlsplit(address).path)))
+            if whole in outside:
+                result.checked += 1
+                return
         if kind == "inert":
             return
         if kind == "external":

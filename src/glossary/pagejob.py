@@ -58,6 +58,7 @@ def render(job, prose_html=None):
     if "script" in inp:
         context.update(demo_context(inp, slug, config))
     template = Path(inp["template"])
+    context.update(pages.edition_context(inp["edition"]))
     return pages.environment(template.parent).get_template(template.name).render(**context)
 
 
@@ -95,7 +96,8 @@ def batch_jobs(smk):
     for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
         slug = entry["slug"]
-        inp = {"prose": prose, "template": smk.input["template"], "base": smk.input["base"]}
+        inp = {"prose": prose, "template": smk.input["template"], "base": smk.input["base"],
+               "edition": smk.input["edition"]}
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
                         if k not in inp})
@@ -188,7 +190,7 @@ def dictionary_job(entry, done, catalog, site, repo=REPO):
     slug = entry["slug"]
     templates = Path(repo) / "templates"
     inp = {"prose": f"results/{slug}/prose.html", "template": str(templates / "entry.html.j2"),
-           "base": str(templates / "base.html.j2")}
+           "base": str(templates / "base.html.j2"), "edition": "results/edition.json"}
     if "demo" in entry:
         inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items() if k not in inp})
     summary = {"summary": done["summary"], "summary_html": done["summary_html"]}

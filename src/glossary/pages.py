@@ -144,11 +144,21 @@ def llms_txt(site_title, metas, summary):
             f"## Terms\n\n{terms}")
 
 
-def sitemap(paths, base=""):
-    """sitemap.xml of the given site-relative pages, sorted, with no dates."""
-    rows = "".join(f"<url><loc>{html.escape(base + p)}</loc></url>\n" for p in sorted(paths))
+def sitemap(paths, base="", edition=None):
+    """sitemap.xml of the given site-relative pages, sorted, with no dates; with several editions
+    (`edition`, a glossary.editions.Pages) each page lists its alternates in every edition, as its
+    <link rel="alternate" hreflang> do."""
+    from urllib.parse import urljoin
+
+    def row(p):
+        links = "".join(f'<xhtml:link rel="alternate" hreflang="{lang}" href="{html.escape(urljoin(base, href))}"/>'
+                        for lang, href in (edition.alternates(p, "index.html") if edition else []))
+        return f"<url><loc>{html.escape(base + p)}</loc>{links}</url>\n"
+    several = edition is not None and len(edition.view["editions"]) > 1
+    xhtml = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' if several else ""
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + rows + "</urlset>\n")
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"{xhtml}>\n'
+            + "".join(row(p) for p in sorted(paths)) + "</urlset>\n")
 
 
 # --- what the prose needs to be usable by anyone ---------------------------------------------
@@ -178,6 +188,14 @@ def accessible_prose(prose_html):
 
 
 # --- templates --------------------------------------------------------------------
+
+def edition_context(path):
+    """What every page shows of the editions (results/edition.json, glossary.editions): its language,
+    where it is in the other editions, and its own words (`_`)."""
+    from glossary import editions, jsonio
+    view = jsonio.read(path)
+    return {"lang": view["lang"], "edition": editions.Pages(view), "_": editions.translator(view)}
+
 
 # The loader still checks each template's mtime, so a cached environment reads an edited template again.
 @functools.lru_cache(maxsize=16)

@@ -284,6 +284,18 @@ class Pass:
         return walk(b)
 
 
+def other_edition(target, content, fmt):
+    """A reference to a term only another edition has ("en:../../terms/gd", glossary.editions): a
+    link to that edition's page, marked with its language; in print the form and the mark alone."""
+    lang, path = target.split(":", 1)
+    mark = node("Superscript", [node("Str", lang.upper())])
+    if fmt == "latex":
+        return [*content, mark]
+    attrs = [["hreflang", lang]] if fmt == "html" else []
+    return [node("Link", [["", ["xref-other"] if fmt == "html" else [], attrs], content,
+                          [XREF_TARGET[fmt].format(slug=path), ""]]), mark]
+
+
 def for_format(value, fmt):
     """The AST with each xref link in format `fmt`'s own form."""
     if isinstance(value, list):
@@ -291,7 +303,9 @@ def for_format(value, fmt):
         for v in value:
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)
-                if fmt == "latex":
+                if ":" in slug:
+                    out += other_edition(slug, content, fmt)
+                elif fmt == "latex":
                     out += [node("RawInline", ["latex", f"\\glossaryref{{{slug}}}{{"]), *content,
                             node("RawInline", ["latex", "}"])]
                 else:

@@ -31,20 +31,27 @@ def files(tree):
 
 
 def same_tree(a, b):
-    a, b = Path(a), Path(b)
-    names = files(a)
-    return names == files(b) and all((a / f).read_bytes() == (b / f).read_bytes() for f in names)
+    """Whether tree b holds exactly the files of a: a folder, or [(folder, prefix)] laid together."""
+    b = Path(b)
+    trees = [(Path(a), "")] if isinstance(a, (str, Path)) else a
+    sources = {Path(prefix) / name: tree / name for tree, prefix in trees for name in files(tree)}
+    return sorted(sources) == files(b) and all(src.read_bytes() == (b / name).read_bytes()
+                                              for name, src in sources.items())
 
 
-def publish(staged, site):
+def publish(staged, site, editions=None):
+    """Publish `staged` to `site`; `editions` ({"de/": staged folder}) puts each language edition's
+    staged site under its prefix (glossary.editions)."""
     staged, site = Path(staged), Path(site)
-    if site.is_dir() and same_tree(staged, site):
+    trees = [(staged, "")] + sorted((Path(tree), prefix) for prefix, tree in (editions or {}).items())
+    if site.is_dir() and same_tree(trees, site):
         return False
     fresh = site.with_name(site.name + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
-    for name in files(staged):
-        (fresh / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(staged / name, fresh / name)
+    for tree, prefix in trees:
+        for name in files(tree):
+            (fresh / prefix / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(tree / name, fresh / prefix / name)
     for path in sorted(fresh.rglob("*")) + [fresh]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     if site.is_dir():

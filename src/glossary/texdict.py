@@ -591,7 +591,7 @@ class Body:
         bounds = sorted([(end, start) for start, end in self.breaks] + [(end, end) for end, _ in self.ends])
         stop = len(self.text)
         for end, start in reversed(bounds):
-            if re.match(r"[\s%]*See also\b", self.text[end:stop]):
+            if SEE_ALSO.match(self.text[end:stop]):
                 return (start, stop), [k for k, at in self.gls if end <= at < stop]
             if self.text[end:stop].strip(SPACE):
                 stop = start
@@ -624,13 +624,21 @@ class Body:
         return "".join(out).rstrip(), keys
 
 
+# "See also" as the dictionary's editions write it (English, German, French, Spanish, Finnish, Italian, Greek).
+SEE_ALSO = re.compile(r"[\s%]*(See also|Siehe auch|Voir aussi|Ver también|Katso myös|Vedi anche|Βλέπε επίσης)\b")
+
+
 class Reader:
     """Reads one dictionary; holds what the checks across files need."""
 
-    def __init__(self, main_path):
+    def __init__(self, main_path, base=None, complete=False):
         self.main = Path(main_path)
         self.root = self.main.parent
         self.macros = set()
+        # An edition (a translation) is read against its base dictionary (read()'s result): the keys it
+        # lacks may be referred to (linked to the base's term), unless it must be complete.
+        self.base, self.complete = base, complete
+        self.fallback = set()
 
     def resolve_graphic(self, name, where, key):
         for suffix in GRAPHIC_SUFFIXES:
@@ -646,6 +654,9 @@ class Reader:
 
     def read(self):
         src, preamble, declared, inputs, sections, bib = read_main(self.main, self.root)
+        if self.base is not None and set(declared) == {DEFAULT_TYPE}:
+            # An edition whose main file declares no glossaries of its own has its base's sections.
+            declared, sections = dict(self.base["declared"]), [dict(s) for s in self.base["sections"]]
         sources, macro_files, glossary_files = [], [], []
         for name, before_doc, where in inputs:
             path = resolve_input(self.root, name, where)
@@ -672,11 +683,13 @@ class Reader:
         labels = self.labels(bodies, slugs)
         self.check_references(bodies, places, labels)
         for entry in entries.values():
-            entry["see_also"] = [slugs[k] for k in entry["see_also"]]
+            entry["see_also"] = [slugs[k] if k in slugs else slug_of(k) for k in entry["see_also"]]
         return {
             "main": str(self.main),
             "root": str(self.root),
+            "declared": declared,
             "sections": sections,
+            "fallback_keys": sorted(self.fallback),
             "glossary_files": glossary_files,
             "macro_files": macro_files,
             "bibliography": bib,
@@ -740,6 +753,13 @@ class Reader:
         keys = sorted(places)
         for key, body in bodies.items():
             for name, start in body.gls:
+                if name not in places and self.base is not None and name in self.base_keys():
+                    if self.complete:
+                        raise EntryError(f"{body.where(start)}: term {key!r}: \\gls key {name!r} is a term of the "
+                                         "base edition but not of this one, and the edition must be complete "
+                                         "(complete: true); translate the term or drop complete:")
+                    self.fallback.add(name)
+                    continue
                 if name not in places:
                     close = difflib.get_close_matches(name, keys, n=3, cutoff=0.6)
                     hint = f"did you mean {', '.join(close)}?" if close else "define it or fix the key"
@@ -751,6 +771,10 @@ class Reader:
                     hint = f"did you mean {', '.join(close)}?" if close else "add the \\label or fix the name"
                     raise EntryError(f"{body.where(start)}: term {key!r}: {cmd}{{{name}}} names a label that "
                                      f"no entry defines; {hint}")
+
+
+    def base_keys(self):
+        return {e["key"] for e in self.base["entries"].values()}
 
 
 def commands(names):
@@ -769,7 +793,7 @@ def unknown_of(bodies):
             for c in sorted(counts, key=lambda c: (-counts[c], c))]
 
 
-def read(main_path):
+def read(main_path, base=None, complete=False):
     """The dictionary whose main file is main_path:
 
     {"main": str(main_path), "root": its folder,
@@ -782,8 +806,13 @@ def read(main_path):
                  "pictures": [{"n", "tex", "line", "files"}], "graphics": [{"n", "path", "line"}],
                  "format": "latex"}} sorted by slug,
      "labels": {label: {"slug", "kind": "figure"|"equation"|"table", "number"}} sorted,
-     "unknown": [{"construct", "count", "first": "file:line"}] most frequent first}"""
-    return Reader(main_path).read()
+     "unknown": [{"construct", "count", "first": "file:line"}] most frequent first,
+     "declared": {glossary type: title}, "fallback_keys": [keys referred to that only `base` defines]}
+
+    An edition (a translation) is read with `base`, its base dictionary's read(): a main file that
+    declares no glossary but the default takes the base's sections; a \\gls key only the base defines
+    is a fallback key (its reference links to the base's term), or an error when `complete`."""
+    return Reader(main_path, base, complete).read()
 
 
 # ---------------------------------------------------------------- the source config
@@ -805,6 +834,25 @@ CONFIG_SCHEMA = {
         "license": {"type": "string", "minLength": 1},
         "description": {"type": "string", "minLength": 1, "description": "what the site is, in a sentence or two"},
         "manifest": {"type": "string", "pattern": r"\.json$"},
+        "language": {"type": "string", "pattern": "^[a-z]{2,3}$", "description": "the language of the main file (en)"},
+        "editions": {
+            "description": "the translations, by language code: each a site under <lang>/ (glossary.editions)",
+            "type": "object",
+            "propertyNames": {"pattern": "^[a-z]{2,3}$"},
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["main"],
+                "properties": {
+                    "main": {"type": "string", "pattern": r"\.tex$"},
+                    "title": {"type": "string", "minLength": 1},
+                    "description": {"type": "string", "minLength": 1},
+                    "complete": {"type": "boolean", "description": "a \\gls key it lacks is an error"},
+                    "sections": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1},
+                                 "description": "section titles by glossary type, in this language"},
+                },
+            },
+        },
         "demos": {
             "type": "object",
             "additionalProperties": {
@@ -851,6 +899,12 @@ def read_config(yaml_path):
         raise EntryError(f"{path}: main: {data['main']!r} is not a file next to {path.name}; give the main "
                          ".tex file's path relative to the YAML file")
     config["demos"] = {key: read_demo(path, key, demo) for key, demo in sorted(data.get("demos", {}).items())}
+    for lang, edition in sorted(data.get("editions", {}).items()):
+        main = os.path.normpath(path.parent / edition["main"])
+        if not Path(main).is_file():
+            raise EntryError(f"{path}: editions.{lang}.main: {edition['main']!r} is not a file; give the "
+                             "edition's main .tex file relative to the YAML file")
+        config["editions"][lang] = dict(edition, main=main)
     return config
 
 

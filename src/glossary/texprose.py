@@ -443,7 +443,7 @@ class Resolve:
                 if all(x["t"] in ("Str", "Space", "SoftBreak") for x in shown):
                     if not linked:
                         links.append([slug, plain(shown)])
-                    else:
+                    elif ":" not in slug:     # another edition's term: not linked in print
                         text = f"\\glossaryref{{{slug}}}{{{text}}}"
                 return text if in_text(m.string, m.start()) else f"\\text{{{text}}}"
 
@@ -542,9 +542,12 @@ def link_math(html, target="{slug}.html"):
         inner = m.group(3)
         for slug, text in json.loads(html_lib.unescape(m.group(2))):
             page, anchor, label = slug.partition("#")
+            other = ":" in page        # another edition's term (glossary.prose.other_edition)
+            page = page.split(":", 1)[1] if other else page
             href = html_lib.escape((target.format(slug=page) if page else "") + anchor + label)
             # a term's class "xref", an equation's "ref", as the prose's links have them
-            inner = link_first(inner, html_lib.escape(text, quote=False), href, "ref" if anchor else "xref")
+            kind = "ref" if anchor else ("xref-other" if other else "xref")
+            inner = link_first(inner, html_lib.escape(text, quote=False), href, kind)
         return m.group(1) + inner + "</span>"
     return re.sub(r'(<span [^>]*class="[^"]*\bmath-xref\b[^"]*"[^>]*data-xrefs="([^"]*)"[^>]*>)(.*?)</span>',
                   span, html, flags=re.S)

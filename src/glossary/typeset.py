@@ -53,19 +53,19 @@ def figures_dir(tex_path, site_terms):
     return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
 
 
-def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms):
+def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms, babel=""):
     return environment(template_dir).get_template("entry.tex.j2").render(
         section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site_title,
-        site_url=site_url,
+        site_url=site_url, babel=babel,
         figures_dir=figures_dir(tex_path, site_terms))
 
 
-def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True):
+def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True, babel=""):
     """The book's LaTeX; `parts` are the dictionary's sections in the book's order, each
     {"title", "entries": [the entries' print sections]} (a heading each when there are several)."""
     parts = [dict(p, entries=[s.strip("\n") for s in p["entries"]]) for p in parts if p["entries"]]
     return environment(template_dir).get_template("book.tex.j2").render(
-        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=site_title, demos=demos,
+        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=site_title, demos=demos, babel=babel,
         site_url=site_url, figures_dir=figures_dir(tex_path, site_terms))
 
 
@@ -77,9 +77,10 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, settled
 
 
 
-def format_source(template_dir, tex_path):
-    """The preamble every entry PDF shares, as a document to dump as a format (rule print_format)."""
-    text = environment(template_dir).get_template("preamble.tex.j2").render()
+def format_source(template_dir, tex_path, babel=""):
+    """The preamble every entry PDF shares, as a document to dump as a format (rule print_format);
+    `babel`: the language of a translation's PDFs (none: English)."""
+    text = environment(template_dir).get_template("preamble.tex.j2").render(babel=babel)
     end = "\\csname endofdump\\endcsname\n\\begin{document}\n\\end{document}\n"
     Path(tex_path).write_text(text.rstrip("\n") + "\n" + end, encoding="utf-8")
 
@@ -110,7 +111,7 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
         document = entry_document(text, meta, params["site_title"], params["site_url"], template_dir, tex_path,
-                                  params["site_terms"])
+                                  params["site_terms"], params.get("babel", ""))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
         key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included])

@@ -6,7 +6,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import codekey, dictionary, imports, jobenv, latex, layout, snakemake_internals
+from glossary import codekey, dictionary, editions, imports, jobenv, jsonio, latex, layout, snakemake_internals
 from glossary import entries as glossary_entries
 
 # A mistake in an entry stops the build here, before any job runs, with one message.
@@ -23,6 +23,11 @@ BATCHES = DICTIONARY["batches"]
 for _entry in ENTRIES.values():
     dictionary.snapshot(_entry)
 dictionary.write_names(DICTIONARY)
+# What this edition's pages show of every edition (glossary.editions): one edition without EDITIONS=.
+EDITION = DICTIONARY["edition_view"]
+dictionary.write_if_changed(Path(editions.VIEW), jsonio.dumps(EDITION))
+# babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default.
+BABEL = editions.LANGUAGES[EDITION["lang"]]["babel"] if EDITION["lang"] != "en" else ""
 
 jobenv.prepare(workflow.basedir, config["numeric_env"])
 

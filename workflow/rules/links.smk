@@ -19,6 +19,9 @@ rule links:
     params:
         site_url=config.get("site_url", ""),
         entries={slug: e["path"] for slug, e in ENTRIES.items()},
+        # a language edition: where its folder is in the whole site, and the other editions' pages
+        prefix=EDITION["prefix"],
+        outside=editions.Pages(EDITION).outside(),
     message:
         "link check of the site"
     script:

@@ -38,6 +38,8 @@ rule index:
         catalog="results/catalog.json",
         template=repo("templates/index.html.j2"),
         base=repo("templates/base.html.j2"),
+        edition=editions.VIEW,
+        messages=editions.message_files(EDITION["lang"]),
         lib=lib("index"),
     output:
         html="results/site/index.html",
@@ -102,6 +104,7 @@ rule terms_json:
 
 rule sitemap:
     input:
+        edition=editions.VIEW,
         lib=lib("sitemap"),
     output:
         xml="results/site/sitemap.xml",

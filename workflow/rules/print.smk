@@ -21,6 +21,7 @@ rule book_tex:
         site_terms="results/site/terms",
         parts=book_parts(),
         demos=all(has_demo(s) for s in ENTRIES),
+        babel=BABEL,
     message:
         "the book's LaTeX"
     script:

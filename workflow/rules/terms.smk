@@ -77,6 +77,8 @@ for batch, slugs in BATCHES.items():
             pictures=picture_files(slugs, exts=("svg",)),
             template=repo("templates/entry.html.j2"),
             base=repo("templates/base.html.j2"),
+            edition=editions.VIEW,
+            messages=editions.message_files(EDITION["lang"]),
             lib=lib("page"),
         output:
             html=[f"results/site/terms/{s}.html" for s in slugs],
@@ -120,6 +122,7 @@ for batch, slugs in BATCHES.items():
             site_url=BASE_URL,
             site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
+            babel=BABEL,
         message:
             f"{batch}: print sections and PDFs of {len(slugs)} entries"
         script:
@@ -176,6 +179,7 @@ rule print_format:
         tex="logs/print_format/entry.tex.log",
     params:
         tex=TEX_VERSIONS,
+        babel=BABEL,
     message:
         "pdflatex format of the entry PDFs' preamble"
     script:
