@@ -33,6 +33,7 @@ The sources are copied as their authors keep them; then, each told on the termin
   Left as they are, for an edition's reader to accept: \\gls keys only the English dictionary defines
   (the German page links to the English term), type=math that only the English main file declares,
   and \\bibliography{Literature.bib}, which names the English one.
+DEST/editions.yaml is the same with the German edition (`editions: de:`).
 DEST/dictionary.yaml names the main file and adds what it cannot say: title, address, the authors'
 attribution and license, and the demos of the terms acc and auc (the authors' own scripts).
 """
@@ -215,6 +216,23 @@ def blank_lines(text):
         i = j
     return "\n".join(out), dropped, breaks
 
+# The German edition: its terms keep the English sections (its main file declares none).
+EDITIONS = """\
+editions:
+  de:
+    main: translations/de/ADictML_German.tex
+    title: Das Aalto-Wörterbuch des maschinellen Lernens
+    description: >-
+      Das Aalto-Wörterbuch des maschinellen Lernens, eine Seite je Begriff: Definitionen, Formeln,
+      Querverweise, Literatur und Abbildungen, jeder Begriff und das ganze Wörterbuch auch als PDF.
+    sections:
+      math: Mathematische Werkzeuge
+      main: Konzepte des maschinellen Lernens
+      reinflearning: Bestärkendes Lernen
+      mlsystems: Systeme des maschinellen Lernens
+      regulation: Regulierung des maschinellen Lernens
+"""
+
 
 def prepare(dest, source=SHARED):
     dest = Path(dest)
@@ -246,6 +264,9 @@ def prepare(dest, source=SHARED):
             (dest / name).write_text(header, encoding="utf-8")
             print(f"added {name} (its header only): not in the shared subset", file=sys.stderr)
     (dest / "dictionary.yaml").write_text(CONFIG, encoding="utf-8")
+    # The same dictionary with its German edition (glossary.editions): de/ of the site.
+    (dest / "editions.yaml").write_text(CONFIG.replace("manifest: adictml.manifest.json\n", "") + EDITIONS,
+                                        encoding="utf-8")
     return dest / "dictionary.yaml"
 
 

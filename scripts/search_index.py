@@ -9,4 +9,4 @@ sys.stderr = open(snakemake.log[0], "w")
 catalog = jsonio.read(snakemake.input["catalog"])
 prose = {Path(p).parent.name: Path(p).read_text(encoding="utf-8") for p in snakemake.input["prose"]}
 docs = reading.search_documents(catalog, prose, snakemake.params["forms"])
-Path(snakemake.output["js"]).write_text(reading.search_script(docs), encoding="utf-8")
+Path(snakemake.output["js"]).write_text(reading.search_script(docs, snakemake.params["lang"]), encoding="utf-8")

@@ -13,6 +13,7 @@
   var said = (document.getElementById("search") || {}).dataset || {};
   var labels = {one: said.one || "term found", many: said.many || "terms found",
                 none: said.none || "No term found", reference: said.reference || "Reference"};
+  var stemming = said.stemmer || "";     // the edition's language, when its search stems it
 
   /* A script of the site, once; `ready` runs when it has run. */
   function load(name, ready) {
@@ -48,11 +49,16 @@
   function withIndex(then) {
     if (index) { then(); return; }
     load("lunr.js", function () {
-      load("search-index.js", function () {
-        var data = window.GLOSSARY_SEARCH;
-        if (!index) { index = window.lunr.Index.load(data.index); docs = data.docs; }
-        then();
-      });
+      function next() {
+        load("search-index.js", function () {
+          var data = window.GLOSSARY_SEARCH;
+          if (!index) { index = window.lunr.Index.load(data.index); docs = data.docs; }
+          then();
+        });
+      }
+      // An edition in a language lunr-languages stems: its stemmer, before the index that names it.
+      if (stemming) load("lunr.stemmer.support.js", function () { load("lunr." + stemming + ".js", next); });
+      else next();
     });
   }
 
@@ -65,12 +71,14 @@
   function search(text) {
     var ws = words(text);
     if (!ws.length) return [];
-    var lunr = window.lunr;
+    var lunr = window.lunr, language = stemming && lunr[stemming];
+    var stemmer = language ? language.stemmer : lunr.stemmer;
+    var stopWordFilter = language ? language.stopWordFilter : lunr.stopWordFilter;
     var found = index.query(function (q) {
       ws.forEach(function (w, i) {
-        var stem = lunr.stemmer(new lunr.Token(w)).toString();
+        var stem = stemmer(new lunr.Token(w)).toString();
         if (i < ws.length - 1) {
-          if (lunr.stopWordFilter(new lunr.Token(w))) {
+          if (stopWordFilter(new lunr.Token(w))) {
             q.term(w, {presence: lunr.Query.presence.REQUIRED});
           }
           return;

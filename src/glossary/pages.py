@@ -192,9 +192,10 @@ def accessible_prose(prose_html):
 def edition_context(path):
     """What every page shows of the editions (results/edition.json, glossary.editions): its language,
     where it is in the other editions, and its own words (`_`)."""
-    from glossary import editions, jsonio
+    from glossary import editions, jsonio, reading
     view = jsonio.read(path)
-    return {"lang": view["lang"], "edition": editions.Pages(view), "_": editions.translator(view)}
+    return {"lang": view["lang"], "edition": editions.Pages(view), "_": editions.translator(view),
+            "stemmer": bool(reading.language_file(view["lang"]))}
 
 
 # The loader still checks each template's mtime, so a cached environment reads an edited template again.

@@ -9,12 +9,19 @@ fails from disk).  Everything is a pure function of the catalog and the prose: s
 no absolute paths, so two builds write the same bytes."""
 import html
 import json
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from glossary.layout import title_order
 
 # The lunr.js build the site publishes (templates/vendor/), and lunr.py writes an index for.
 LUNR_JS = "lunr-2.3.9.min.js"
+# lunr-languages (templates/vendor/): the stemmer support, and per language its pipeline functions.
+VENDOR = Path(__file__).resolve().parents[2] / "templates" / "vendor"
+LUNR_SUPPORT = "lunr.stemmer.support.min.js"
+# nltk's Snowball stemmers by lunr-languages' language code.
+SNOWBALL = {"de": "german", "fr": "french", "es": "spanish", "it": "italian", "fi": "finnish"}
 # How much more a match counts in each field: names first, then short forms, summaries, definitions.
 BOOSTS = {"name": 10, "forms": 6, "summary": 2, "body": 1}
 # The forms of a name a reader may type besides it (the entry model's `forms`): text= is the short
@@ -141,12 +148,48 @@ def search_documents(catalog, prose, forms):
     return docs
 
 
-def search_index(docs):
-    """The lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3),
-    each document referred to by its position."""
+def language_file(lang):
+    """lunr-languages' file of a language (templates/vendor/lunr.<lang>.min.js), or None (English:
+    lunr's own pipeline)."""
+    return f"lunr.{lang}.min.js" if lang in SNOWBALL else None
+
+
+def language_builder(lang):
+    """A lunr.py builder with the language's pipeline as lunr-languages has it in the browser: its
+    trimmer (word characters) and stop words read from the vendored file itself, so that both sides
+    agree, and nltk's Snowball stemmer, the algorithm lunr-languages' stemmer implements.  Each is
+    registered under lunr-languages' label (trimmer-de, stopWordFilter-de, stemmer-de), the names the
+    serialized index gives lunr.js."""
+    from lunr.builder import Builder
+    from lunr.languages.stemmer import nltk_stemmer
+    from lunr.languages.trimmer import generate_trimmer
+    from lunr.pipeline import Pipeline
+    from lunr.stop_word_filter import generate_stop_word_filter
+    from nltk.stem.snowball import SnowballStemmer
+    source = (VENDOR / language_file(lang)).read_text(encoding="utf-8")
+    chars = re.search(r'wordCharacters="([^"]*)"', source).group(1)
+    stops = re.search(r"generateStopWordFilter\(\s*[\"']([^\"']*)[\"']\.split", source).group(1).split()
+    trimmer = generate_trimmer(chars)
+    Pipeline.register_function(trimmer, f"trimmer-{lang}")
+    stop = generate_stop_word_filter(stops, language=lang)
+    snowball = SnowballStemmer(SNOWBALL[lang])
+
+    def stemmer(token, i=None, tokens=None):
+        return nltk_stemmer(snowball, token, i, tokens)
+    Pipeline.register_function(stemmer, f"stemmer-{lang}")
+    builder = Builder()
+    builder.pipeline.add(trimmer, stop, stemmer)
+    builder.search_pipeline.add(stemmer)
+    return builder
+
+
+def search_index(docs, lang="en"):
+    """The lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3), each
+    document referred to by its position; a language lunr-languages knows gets its stemming."""
     from lunr import lunr
     fields = [{"field_name": name, "boost": boost} for name, boost in BOOSTS.items()]
-    index = lunr(ref="i", fields=fields,
+    builder = language_builder(lang) if language_file(lang) else None
+    index = lunr(ref="i", fields=fields, builder=builder,
                  documents=[{"i": str(i), **{k: d[k] for k in BOOSTS}} for i, d in enumerate(docs)])
     return index.serialize()
 
@@ -157,10 +200,10 @@ def as_script(name, value):
     return f"window.{name}={data.replace('</', '<' + chr(92) + '/')};\n"
 
 
-def search_script(docs):
+def search_script(docs, lang="en"):
     """search-index.js: the index and, for each result, its page, name, section and summary."""
     shown = [[d["slug"], d["name"], d["section"], d["shown"], d["forms"]] for d in docs]
-    return as_script("GLOSSARY_SEARCH", {"index": search_index(docs), "docs": shown})
+    return as_script("GLOSSARY_SEARCH", {"index": search_index(docs, lang), "docs": shown})
 
 
 # --- the previews of cross-references ----------------------------------------------------------------

@@ -28,6 +28,8 @@ rule search_index:
     input:
         catalog="results/catalog.json",
         prose=[f"results/{s}/prose.html" for s in ENTRIES],
+        # a language's stemmer: its word characters and stop words are read from lunr-languages' file
+        language=[repo(f"templates/vendor/{f}") for f in [reading.language_file(EDITION["lang"])] if f],
         lib=lib("search_index"),
     output:
         js="results/site/search-index.js",
@@ -35,10 +37,28 @@ rule search_index:
         "logs/reading/search_index.log",
     params:
         forms={s: e.get("forms", {}) for s, e in ENTRIES.items()},
+        lang=EDITION["lang"],
     message:
         "the search index of the terms (lunr)"
     script:
         "../../scripts/search_index.py"
+
+
+if LANGUAGE_SCRIPT:
+
+    rule language_scripts:
+        input:
+            support=repo(f"templates/vendor/{reading.LUNR_SUPPORT}"),
+            language=repo(f"templates/vendor/{LANGUAGE_SCRIPT}"),
+        output:
+            support=language_scripts()[0],
+            language=language_scripts()[1],
+        log:
+            "logs/reading/language_scripts.log",
+        message:
+            "the search's stemmer of the edition's language (lunr-languages)"
+        shell:
+            "(cp {input.support} {output.support} && cp {input.language} {output.language}) 2> {log}"
 
 
 rule previews:

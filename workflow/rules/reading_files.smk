@@ -7,8 +7,19 @@ def reading_sections():
     return [s["id"] for s in DICTIONARY["sections"] if s["id"] in used]
 
 
+# The stemmer of the edition's language, as lunr-languages writes it (none for English).
+LANGUAGE_SCRIPT = reading.language_file(EDITION["lang"])
+
+
+def language_scripts():
+    """The published lunr-languages files of this edition's search (site names without ".min")."""
+    if not LANGUAGE_SCRIPT:
+        return []
+    return [f"results/site/{f.replace('.min.js', '.js')}" for f in (reading.LUNR_SUPPORT, LANGUAGE_SCRIPT)]
+
+
 def reading_files():
-    files = [f"results/site/sections/{s}.html" for s in reading_sections()]
+    files = [f"results/site/sections/{s}.html" for s in reading_sections()] + language_scripts()
     return files + [
         "results/site/search-index.js",
         "results/site/previews.js",

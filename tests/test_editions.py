@@ -1,0 +1,206 @@
+"""Language editions (issue 19, glossary.editions): the fixture dictionary with its German edition
+(tests/fixtures/texdict/editions.yaml, de/), built once; hreflang, the switcher, a missing
+translation, the edition's words, its search with German stemming, its book in babel's German, and
+the mistakes of a translation."""
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import REPO
+from test_browser import chromium
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+ALTERNATE = re.compile(r'<link rel="alternate" hreflang="([a-z-]+)" href="([^"]+)">')
+
+
+def build(source, out):
+    return subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(source),
+                           "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("editions")
+    source = root / "dict"
+    shutil.copytree(FIXTURE, source)
+    config = source / "editions.yaml"
+    run = build(config, root / "out")
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    return source, root / "out"
+
+
+@pytest.fixture(scope="module")
+def site(built):
+    return built[1] / "site"
+
+
+def pages(site):
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def alternates(site, page):
+    """{hreflang: whole-site path} of a page's <link rel="alternate" hreflang>."""
+    text = (site / page).read_text(encoding="utf-8")
+    return {lang: posixpath.normpath(posixpath.join(posixpath.dirname(page), href))
+            for lang, href in ALTERNATE.findall(text)}
+
+
+def test_each_edition_has_its_own_pages_feeds_and_book(site):
+    for prefix in ("", "de/"):
+        for name in ("index.html", "terms.json", "llms.txt", "sitemap.xml", "dictionary.pdf", "search-index.js"):
+            assert (site / prefix / name).is_file(), prefix + name
+    assert (site / "de/terms/vector.html").is_file() and (site / "terms/vector.html").is_file()
+    assert not (site / "de/terms/gd.html").exists()            # not translated: not invented
+    assert "Ein kleines Wörterbuch" in (site / "de/llms.txt").read_text()
+    assert '"Vektor"' in (site / "de/terms.json").read_text() or "Vektor" in (site / "de/terms.json").read_text()
+    assert "<html lang=\"de\">" in (site / "de/terms/vector.html").read_text()
+    assert "<html lang=\"en\">" in (site / "terms/vector.html").read_text()
+
+
+def test_hreflang_is_reciprocal_and_points_only_to_pages_that_exist(site):
+    checked = 0
+    for page in pages(site):
+        alts = alternates(site, page)
+        if not alts:
+            continue
+        own = "de" if page.startswith("de/") else "en"
+        assert alts[own] == page, (page, alts)
+        for lang, target in alts.items():
+            assert (site / target).is_file(), f"{page}: hreflang {lang} -> {target} is no page"
+            back = alternates(site, target)
+            if lang != "x-default":
+                assert back.get(own) == page, f"{target} does not point back to {page} ({back})"
+                checked += 1
+        english = page[len("de/"):] if own == "de" else page
+        if (site / english).is_file():
+            assert alts["x-default"] == english
+    assert checked > 20
+    # a term that only one edition has names no other
+    assert set(alternates(site, "terms/gd.html")) == {"en", "x-default"}
+    assert set(alternates(site, "de/terms/hyperparameter.html")) == {"de"}
+
+
+def test_the_sitemaps_carry_the_same_alternates(site):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(site / "de/sitemap.xml").getroot()
+    base = "https://example.org/tiny-dictionary/"
+    rows = {u.find("s:loc", ns).text: {a.get("hreflang"): a.get("href") for a in u.findall("x:link", ns)}
+            for u in root.findall("s:url", ns)}
+    assert rows[base + "de/terms/vector.html"] == {"en": base + "terms/vector.html", "de": base + "de/terms/vector.html",
+                                                   "x-default": base + "terms/vector.html"}
+    for loc, alts in rows.items():
+        page = loc[len(base):]
+        assert {lang: base + path for lang, path in alternates(site, page).items()} == alts, loc
+
+
+def test_the_switcher_lands_on_the_same_term_or_on_the_notice(site):
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto((site / "de/terms/vector.html").as_uri())
+        page.click("nav.languages a[hreflang=en]")
+        assert page.url.endswith("/site/terms/vector.html")
+        page.click("nav.languages a[hreflang=de]")
+        assert page.url.endswith("/site/de/terms/vector.html")
+        page.goto((site / "terms/gd.html").as_uri())          # no German gradient descent
+        page.click("nav.languages a[hreflang=de]")
+        assert page.url.endswith("/site/de/index.html#missing-gd")
+        notice = page.eval_on_selector("#missing-gd", "e => e.textContent")
+        assert "gradient descent" in notice and "English" in notice
+        page.click("#missing-gd a")
+        assert page.url.endswith("/site/terms/gd.html")
+
+
+def test_a_key_only_english_has_links_to_the_english_term_with_a_marker(site):
+    text = (site / "de/terms/datapoint.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="\.\./\.\./terms/gd\.html" class="xref-other" hreflang="en">gradient descent \(GD\)'
+                     r'</a><sup>EN</sup>', text), text
+    index = (site / "de/index.html").read_text(encoding="utf-8")
+    assert '<li id="missing-gd"><a href="../terms/gd.html" hreflang="en" lang="en">gradient descent (GD)</a>' in index
+    # and the English index lists the term only German has
+    assert '<li id="missing-hyperparameter"><a href="de/terms/hyperparameter.html"' in \
+        (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_words_of_the_pages_are_the_editions(site):
+    de = (site / "de/terms/vector.html").read_text(encoding="utf-8")
+    for word in ("Zum Inhalt springen", "Alle Begriffe", "Abschnitte", "Diesen Eintrag zitieren",
+                 'placeholder="Begriffe durchsuchen (Taste /)"', "Mathematische Werkzeuge", 'data-stemmer="de"'):
+        assert word in de, word
+    en = (site / "terms/vector.html").read_text(encoding="utf-8")
+    for word in ("Skip to the content", "All terms", "Cite this entry", "Mathematical Tools"):
+        assert word in en, word
+    assert "data-stemmer" not in en
+
+
+def test_each_editions_search_finds_its_own_words_with_its_stemming(site):
+    assert '"pipeline":["stemmer-de"]' in (site / "de/search-index.js").read_text()
+    assert '"pipeline":["stemmer"]' in (site / "search-index.js").read_text()
+    with chromium() as browser:
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "de/terms/matrix.html").as_uri())
+        # a dative plural no page holds: German stemming finds "Merkmal" (lunr's English one keeps "merkmalen")
+        page.fill("#search-input", "Merkmalen")
+        page.wait_for_selector("#search-results:not([hidden]) li")
+        names = page.eval_on_selector_all("#search-results li .result-name", "els => els.map(e => e.textContent)")
+        assert names[0] == "Merkmal", names
+        assert "Begriff" in page.text_content("#search-status")
+        page.fill("#search-input", "vector")                 # the English word is not German
+        page.wait_for_selector("#search-status:has-text('Kein Begriff gefunden'), #search-results li")
+        page.goto((site / "terms/matrix.html").as_uri())
+        page.fill("#search-input", "vectors")
+        page.wait_for_selector("#search-results:not([hidden]) li")
+        names = page.eval_on_selector_all("#search-results li .result-name", "els => els.map(e => e.textContent)")
+        assert names[0] == "vector", names
+        assert errors == []
+
+
+def test_each_editions_book_uses_its_babel_language(built, site):
+    out = built[1]
+    assert "\\usepackage[ngerman]{babel}" in (out / "editions/de/results/print/dictionary.tex").read_text()
+    assert "babel" not in (out / "results/print/dictionary.tex").read_text()
+    de = subprocess.run(["pdftotext", str(site / "de/dictionary.pdf"), "-"], capture_output=True, text=True).stdout
+    en = subprocess.run(["pdftotext", str(site / "dictionary.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "Inhaltsverzeichnis" in de and "Vektor" in de
+    assert "Inhaltsverzeichnis" not in en
+
+
+@pytest.mark.parametrize("case", ["unknown", "complete"])
+def test_a_translations_mistakes_are_told_as_in_english(built, tmp_path, case):
+    source = tmp_path / "dict"
+    shutil.copytree(built[0], source)
+    out = tmp_path / "out"
+    glossary = source / "de/TinyDict_Glossary_German.tex"
+    if case == "unknown":
+        text = glossary.read_text().replace("\\gls{matrix} mit einem", "\\gls{matirx} mit einem")
+    else:
+        text = glossary.read_text()
+        (source / "editions.yaml").write_text((source / "editions.yaml").read_text().replace(
+            "    main: de/TinyDict_German.tex\n", "    main: de/TinyDict_German.tex\n    complete: true\n"))
+    glossary.write_text(text)
+    run = build(source / "editions.yaml", out)
+    assert run.returncode != 0
+    err = run.stderr
+    if case == "unknown":
+        assert re.search(r"TinyDict_Glossary_German\.tex:\d+: term 'matrix': \\gls key 'matirx' is not defined; "
+                         r"did you mean matrix\?", err), err
+    else:
+        assert re.search(r"TinyDict_Glossary_German\.tex:\d+: term 'datapoint': \\gls key 'gd' is a term of the base "
+                         r"edition but not of this one", err), err
+    assert not (out / "site").exists()
+    assert len(err.strip().splitlines()) <= 10
+
+
+def test_an_edition_of_another_language_than_the_known_is_refused(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "glossary.build", "--source", str(FIXTURE / "dictionary.yaml"),
+                          "--editions", "xx=" + str(FIXTURE / "de/TinyDict_German.tex"), "--out", str(tmp_path)],
+                         cwd=REPO, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    assert run.returncode == 1
+    assert "EDITIONS: 'xx=" in run.stderr and "no language 'xx'; use one of: de, el, en" in run.stderr
