@@ -19,7 +19,8 @@ TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctl
 
 # A dictionary kept elsewhere: SOURCE= its main .tex file (or a YAML file naming it), OUT= the folder
 # to build in (OUT/site, OUT/results); nothing is written beside the sources.
-DICTIONARY_ARGS = $(if $(SOURCE),--source "$(SOURCE)") $(if $(OUT),--out "$(OUT)")
+# EDITIONS="de=<main .tex> ...": its translations, each a site under <lang>/ (docs/editions.md).
+DICTIONARY_ARGS = $(if $(SOURCE),--source "$(SOURCE)") $(if $(OUT),--out "$(OUT)") $(if $(EDITIONS),--editions "$(EDITIONS)")
 
 site: setup
 	@PYTHONPATH=src $(PY) -m glossary.build --cores $(CORES) $(DICTIONARY_ARGS)

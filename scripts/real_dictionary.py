@@ -128,6 +128,11 @@ GLS_KEYS = {
 FIXES += [(DE, r"(\\(?:[Gg]ls|GLS)[a-z]*\*?\s*(?:\[[^]]*\])?\s*\{)\s*" + re.escape(wrong) + r"\s*\}",
            rf"\g<1>{right}}}", f"\\gls{{{wrong}}}: no term has this key; the English term meant is {right}")
           for wrong, right in GLS_KEYS.items()]
+# Citations of records the bibliography does not hold (the build stops on an unknown key): dropped.
+FIXES += [(DE, r"\\cite\{MathematikOnline_HesseMatrix\}", "",
+           "term hessian: \\cite{MathematikOnline_HesseMatrix} names no record of Literature.bib; dropped"),
+          (DE, r"\s*\\cite\{Kabluchko2017\}", "",
+           "term empiricaldistribution: \\cite{Kabluchko2017} names no record of Literature.bib; dropped")]
 # Files whose blank lines inside entries go (the authors' rule: the options are not \\long), each
 # told with its count: dropped, or a \\\\ where it separates two paragraphs of a description.
 BLANK_LINES = [DE]

@@ -292,8 +292,24 @@ def debian_hint(message):
     return latex.missing_file_hint(message)
 
 
+def outside_root(preamble, root):
+    """(preamble, folders): a `\\usepackage{../../assets/pdfplots}` or `\\input{../x}` reaches out of
+    the dictionary's folder (a translation's main file sits below its base's), and kpathsea looks such
+    a path up from the current folder only, not in TEXINPUTS: each becomes its file's name, with its
+    folder to search."""
+    folders = []
+
+    def sub(m):
+        path = (Path(root) / m.group(2)).resolve()
+        folders.append(str(path.parent))
+        return f"{m.group(1)}{{{path.name}}}"
+    text = re.sub(r"(\\(?:usepackage|RequirePackage|input)\s*(?:\[[^]]*\])?)\{(\.\./[^{}]*)\}", sub, preamble)
+    return text, sorted(set(folders))
+
+
 def compile_format(preamble, fmt_path, root):
     """The preamble dumped as a pdflatex format (mylatexformat), `root` searched for its packages."""
+    preamble, folders = outside_root(preamble, root)
     with tempfile.TemporaryDirectory() as work:
         tex = Path(work) / "pictures.tex"
         tex.write_text(preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n", encoding="utf-8")
@@ -301,7 +317,7 @@ def compile_format(preamble, fmt_path, root):
         out.mkdir()
         try:
             latex.run_pdflatex(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
-                               tex, Path(work) / "format.log", out, "pictures", inputs=[root])
+                               tex, Path(work) / "format.log", out, "pictures", inputs=[root, *folders])
         except latex.LatexError as err:
             message = str(err).splitlines()[0]
             raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; or fix "

@@ -862,7 +862,12 @@ def main(argv=None):
                         help="a dictionary's glossaries-extra main .tex file, or a YAML file naming one")
     parser.add_argument("--out", default=os.environ.get("OUT") or None,
                         help="the folder to build in (results/ and logs/ there); default: this repository")
+    parser.add_argument("--editions", default=None, help="not for the preview (make site builds editions)")
     args = parser.parse_args(argv)
+    if args.editions:
+        print("error: make serve previews the base edition (SOURCE=) alone "
+              "(EDITIONS= is for make site)", file=sys.stderr)
+        return 1
     from glossary.build import REPO
     source = str(Path(args.source).resolve()) if args.source else None
     if source and not Path(source).is_file():
