@@ -204,3 +204,13 @@ def test_an_edition_of_another_language_than_the_known_is_refused(tmp_path):
                          cwd=REPO, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
     assert run.returncode == 1
     assert "EDITIONS: 'xx=" in run.stderr and "no language 'xx'; use one of: de, el, en" in run.stderr
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_both_editions_pages_have_no_accessibility_violations(site, scheme):
+    from test_a11y import audit_all
+    with chromium() as browser:
+        found = {**audit_all(site, browser, scheme),
+                 **{f"de/{k}": v for k, v in audit_all(site / "de", browser, scheme).items()}}
+    assert {k: v for k, v in found.items() if v} == {}
+    assert {"de/index.html", "de/terms/datapoint.html", "terms/gd.html"} <= set(found)
