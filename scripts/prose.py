@@ -35,4 +35,5 @@ for i, entry in enumerate(entries):
                                   "summary_html": done["summary_html"], "summary_latex": done.get("summary_latex"),
                                   "title_html": done.get("title_html"), "title_latex": done.get("title_latex"),
                                   "title_text": done.get("title_text"), "refs": done["refs"],
+                                  "contexts": done.get("contexts", {}),
                                   "unknown": done["unknown"]})

@@ -33,6 +33,10 @@ def site(tmp_path_factory):
     # the first sentence of overfitting: a cross-reference inside emphasis
     edit(source.parent / "TinyDict_Models.tex", r"description={A \gls{model} overfits",
          r"description={An \emph{over-eager \gls{model}} overfits")
+    # a sentence that quotes its own equation inside a formula and refers to data point (first there):
+    # quoted on data point's page, its equation link would point to a label that page lacks
+    edit(source.parent / "TinyDict_Math.tex", "The sum of its products is\n\t\t$y_{1}",
+         "The sum of its products, one per \\gls{datapoint}, is\n\t\t$y_{1}")
     edit(source.parent / "TinyDict_Models.tex", "\\caption{Two fits of the same \\gls{dataset}.}\n"
          "\t\t\t\\label{fig:overfitting-fits}", "\\caption{Two fits of the same \\gls{dataset}. "
          "\\label{fig:overfitting-fits}}")
@@ -104,3 +108,36 @@ def test_without_a_description_a_dictionary_claims_no_demos():
     loaded = dictionary.load({"source": str(REPO / "tests/fixtures/texdict/TinyDict_Main.tex"),
                               "site_title": "T", "site_description": "the repository's own"}, REPO)
     assert loaded["description"] == dictionary.DICTIONARY_SUMMARY and "demo" not in loaded["description"]
+
+
+def test_referenced_by_quotes_the_sentence_that_refers(site):
+    """gradient's page lists gd, which refers to it in its first sentence: that sentence, without its
+    links and citations, is what the list shows of gd (not gd's summary)."""
+    page = (site / "terms/gradient.html").read_text()
+    section = page[page.index('<h2 id="referenced-by">'):]
+    item = re.search(r'<li><a href="gd\.html">[^<]*</a>: <q class="refers">(.*?)</q></li>', section, re.S)
+    assert item, section[:1500]
+    quoted = " ".join(item.group(1).split())
+    assert quoted.startswith("Gradient descent (GD) repeatedly takes a small step against the gradient of")
+    assert "<a " not in quoted and "[1]" not in quoted
+
+
+def test_a_quoted_sentence_keeps_no_link_of_its_own_page(site):
+    """matrix's sentence with \\eqref{eq:matrix-row-one} inside a formula refers to data point: that
+    page quotes it, with the equation's number and no link to a label it does not have (the build's
+    link check passed)."""
+    page = (site / "terms/datapoint.html").read_text()
+    item = re.search(r'<li><a href="matrix\.html">[^<]*</a>: <q class="refers">(.*?)</q></li>', page, re.S)
+    assert item and "(1)" in item.group(1) and "<math" in item.group(1) and "<a " not in item.group(1)
+
+
+def test_referenced_by_quotes_a_later_sentence_with_its_math(site):
+    """feature's summary refers to data point; its second sentence, with a formula, refers to vector:
+    vector's page quotes that sentence, its formula as the MathML feature's page shows."""
+    page = (site / "terms/vector.html").read_text()
+    item = re.search(r'<li><a href="feature\.html">[^<]*</a>: <q class="refers">(.*?)</q></li>', page, re.S)
+    assert item, page[page.index('<h2 id="referenced-by">'):][:1500]
+    quoted = item.group(1)
+    assert " ".join(quoted.split()).startswith("Feature values are collected in a vector, for instance <math")
+    formula = re.search(r"<math.*?</math>", quoted, re.S).group(0)
+    assert formula in (site / "terms/feature.html").read_text()

@@ -1,7 +1,14 @@
 """The catalog of a build (results/catalog.json): every entry's title, section, summary and related
 entries, in the index's order, and for each entry the others that refer to it.  Pages, the index,
 terms.json, llms.txt and the book read it; it is built from the prose jobs' results, so that a
-summary taken from an entry's first sentence is known everywhere."""
+summary taken from an entry's first sentence is known everywhere.
+
+The sentences in which entries refer to each other are not in it: every page and print batch reads
+the catalog, and most sentences refer to some entry, so an edit inside one would rerun them all.
+They go to one file per batch (results/backlinks/<batch>.json, `backlinks()`), which only that
+batch's page job reads."""
+from pathlib import Path
+
 from markupsafe import escape
 
 from glossary.layout import title_order
@@ -26,6 +33,35 @@ def build(metas, names, sections, see_also):
     return {"entries": rows, "sections": sections,
             "referenced_by": {slug: sorted(sources) for slug, sources in sorted(back.items())},
             "unknown": unknown(metas, names)}
+
+
+BACKLINKS = "results/backlinks"
+
+
+def backlinks_path(batch):
+    return f"{BACKLINKS}/{batch}.json"
+
+
+def backlinks(metas, batches):
+    """{batch: {entry of the batch: {entry that refers to it: the first sentence of its prose that
+    does so, as HTML}}}: what each page's "Referenced by" list quotes (the prose jobs' `contexts`)."""
+    quoted = {}
+    for m in metas:
+        for target, sentence in m.get("contexts", {}).items():
+            if target != m["slug"]:
+                quoted.setdefault(target, {})[m["slug"]] = sentence
+    return {batch: {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}
+            for batch, slugs in batches.items()}
+
+
+def last_backlinks(root="."):
+    """{entry: {entry that refers to it: sentence}} as the last build's backlinks files hold them: for
+    the preview, which renders pages outside the build ({} before the first build)."""
+    from glossary import jsonio
+    found = {}
+    for path in sorted((Path(root) / BACKLINKS).glob("*.json")):
+        found.update(jsonio.read(path))
+    return found
 
 
 def unknown(metas, names):

@@ -50,6 +50,7 @@ def render(job, prose_html=None):
     context = dict(
         site_title=config["site_title"], page=page, entry=meta, slug=slug,
         prose=pages.accessible_prose(prose_html), referenced_by=params.get("referenced_by", []),
+        referring={other: pages.accessible_prose(sentence) for other, sentence in params.get("referring", {}).items()},
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
         site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
@@ -91,6 +92,7 @@ def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
     from glossary import entries, jsonio, layout
     catalog = jsonio.read(smk.input["catalog"])
+    referring = jsonio.read(smk.input["backlinks"])     # the sentences that refer to this batch's entries
     rows = {row["slug"]: row for row in catalog["entries"]}
     jobs = []
     for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
@@ -105,7 +107,8 @@ def batch_jobs(smk):
                                                                               "summary_html")})
         jobs.append({"slug": slug, "input": inp,
                      "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug], "site": smk.params["site"],
+                                "referenced_by": catalog["referenced_by"][slug],
+                                "referring": referring.get(slug, {}), "site": smk.params["site"],
                                 "sections": catalog["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
@@ -123,11 +126,13 @@ def preview_job(slug, root="."):
     same module functions): for the preview, which renders it outside Snakemake."""
     import yaml
 
-    from glossary import entries, layout
+    from glossary import catalog, entries, layout
     root = Path(root).resolve()
     config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
     loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
-    return layout.page_job(slug, loaded, config, root)
+    job = layout.page_job(slug, loaded, config, root)
+    job["params"]["referring"] = catalog.last_backlinks(root).get(slug, {})   # as the last build quoted them
+    return job
 
 
 def preview_prose(job):
@@ -182,10 +187,11 @@ def dictionary_prose(entries, context):
     return render.render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
 
 
-def dictionary_job(entry, done, catalog, site, repo=REPO):
+def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
     """The page job of one entry as rule page_<batch> runs it (batch_jobs), with the summary of its
     prose as rendered now (`done`, dictionary_prose's); site: {"title", "base_url", "site",
-    "colab_prefix"}, the build's page parameters."""
+    "colab_prefix"}, the build's page parameters; referring: the sentences that refer to it, as the
+    last build quoted them (glossary.catalog.last_backlinks)."""
     from glossary import entries, layout
     slug = entry["slug"]
     templates = Path(repo) / "templates"
@@ -200,13 +206,16 @@ def dictionary_job(entry, done, catalog, site, repo=REPO):
     return {"slug": slug, "input": inp,
             "params": {"meta": meta, "others": others,
                        "base_url": site["base_url"], "referenced_by": catalog["referenced_by"][slug],
-                       "site": site["site"], "sections": catalog["sections"]},
+                       "referring": referring or {}, "site": site["site"], "sections": catalog["sections"]},
             "config": {"site_title": site["title"], "colab_prefix": site["colab_prefix"]},
             "output": {"html": f"results/site/terms/{slug}.html"}}
 
 
-def dictionary_pages(entries, context, catalog, site, repo=REPO):
-    """{slug: the page's HTML} of these entries, their prose rendered now in one batch."""
+def dictionary_pages(entries, context, catalog, site, repo=REPO, backlinks=None):
+    """{slug: the page's HTML} of these entries, their prose rendered now in one batch; backlinks: the
+    last build's referring sentences (glossary.catalog.last_backlinks)."""
     done = dictionary_prose(entries, context)
-    return {e["slug"]: render(dictionary_job(e, done[e["slug"]], catalog, site, repo), done[e["slug"]]["html"])
+    backlinks = backlinks or {}
+    return {e["slug"]: render(dictionary_job(e, done[e["slug"]], catalog, site, repo, backlinks.get(e["slug"])),
+                              done[e["slug"]]["html"])
             for e in entries}

@@ -601,7 +601,7 @@ class Preview:
             self.dictionary = dictionary_context(self.source, self.config, self.repo)
         d = self.dictionary
         return pagejob.dictionary_pages([self.sources.models[s] for s in slugs], d["context"], d["catalog"],
-                                        d["site"], self.repo)
+                                        d["site"], self.repo, d["backlinks"])
 
     def page_html(self, slug):
         """pagejob.preview_page(slug), keeping the page job while the same entry is edited: a prose edit
@@ -719,9 +719,10 @@ class Preview:
 
 def dictionary_context(source, config, repo):
     """What a LaTeX dictionary's fast render needs of the last good build, read once per build:
-    {"context": render_batch's context, "catalog": results/catalog.json, "site": the page's
-    parameters {"title", "base_url", "site", "colab_prefix"} as workflow/rules/common.smk sets them}."""
-    from glossary import jsonio, pagejob, texdict
+    {"context": render_batch's context, "catalog": results/catalog.json, "backlinks": the sentences
+    results/backlinks/ holds, "site": the page's parameters {"title", "base_url", "site",
+    "colab_prefix"} as workflow/rules/common.smk sets them}."""
+    from glossary import catalog, jsonio, pagejob, texdict
     extra = texdict.read_config(Path(source)) if Path(source).suffix in (".yaml", ".yml") else {}
     main = Path(extra.get("main", source))
     macro_files = [main.parent / rel for rel in texdict.Reader(main).read()["macro_files"]]
@@ -729,7 +730,8 @@ def dictionary_context(source, config, repo):
             "site": {k: extra[k] for k in ("attribution", "license") if extra.get(k)},
             "colab_prefix": config["colab_prefix"]}
     return {"context": pagejob.dictionary_context(macro_files, repo),
-            "catalog": jsonio.read(Path("results/catalog.json")), "site": site}
+            "catalog": jsonio.read(Path("results/catalog.json")), "backlinks": catalog.last_backlinks(),
+            "site": site}
 
 
 def children():

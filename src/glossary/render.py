@@ -432,6 +432,9 @@ def inside_without_citations(x):
     """An inline with the inlines inside it (emphasis, quotes, spans) without citations and links."""
     if x["t"] in ("Emph", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps", "Underline"):
         return prose.node(x["t"], without_citations(x["c"]))
+    if x["t"] == "Span" and "math-xref" in x["c"][0][1]:
+        # a formula's references link inside its MathML, and "#label" is its own page's: none here
+        return prose.node("Span", [["", [], []], without_citations(x["c"][1])])
     if x["t"] in ("Quoted", "Span"):
         return prose.node(x["t"], [x["c"][0], without_citations(x["c"][1])])
     return x
@@ -506,4 +509,63 @@ def render_fresh(entries, facts, context):
     for fmt in ("html", "latex") if derived else ():
         for slug, text in write_batch(derived, fmt, by_slug).items():
             results[slug][f"summary_{fmt}"] = text.strip()
+    sentences = {f"{slug}{REFERS}{target}": [prose.node("Plain", without_citations(inlines))]
+                 for slug in done for target, inlines in referring_sentences(done[slug], slug).items()}
+    for slug in done:
+        results[slug]["contexts"] = {}
+    if sentences:
+        bodies = {key: by_slug[key.split(REFERS)[0]] for key in sentences}
+        for key, text in write_batch(sentences, "html", bodies).items():
+            slug, target = key.split(REFERS)
+            results[slug]["contexts"][target] = text.strip()
     return results
+
+
+REFERS = ">refers>"       # in the keys of one pandoc run's pieces: <entry>>refers><entry it refers to>
+
+
+def referring_sentences(blocks, slug):
+    """{slug of another entry: the inlines of the first sentence of these blocks that links to it}:
+    what its "Referenced by" list quotes of this entry."""
+    found = {}
+    for inlines in paragraphs(blocks):
+        for sentence in split_sentences(inlines):
+            for target in xref_targets(sentence):
+                if target != slug:
+                    found.setdefault(target, sentence)
+    return found
+
+
+def paragraphs(value):
+    """The inlines of every Para and Plain block, at any depth (lists, divs, figures), in order."""
+    if isinstance(value, list):
+        for v in value:
+            yield from paragraphs(v)
+    elif isinstance(value, dict):
+        if value.get("t") in ("Para", "Plain"):
+            yield value["c"]
+        elif value.get("t") not in ("Math", "Str", "Code", "RawBlock", "RawInline"):
+            yield from paragraphs(value.get("c"))
+
+
+def split_sentences(inlines):
+    """The paragraph's sentences (first_sentence's rule: '.', '!' or '?' before a space)."""
+    out, start = [], 0
+    for i, x in enumerate(inlines):
+        if (x["t"] == "Str" and x["c"].endswith((".", "!", "?")) and not x["c"].endswith(ABBREVIATIONS)
+                and (i + 1 == len(inlines) or inlines[i + 1]["t"] in ("Space", "SoftBreak"))):
+            out.append(inlines[start:i + 1])
+            start = i + 2
+    rest = inlines[start:]
+    return out + ([rest] if rest else [])
+
+
+def xref_targets(value):
+    """The entries the cross-reference links in `value` point to, in order."""
+    if isinstance(value, list):
+        return [t for v in value for t in xref_targets(v)]
+    if isinstance(value, dict):
+        if value.get("t") == "Link" and "xref" in value["c"][0][1]:
+            return [value["c"][2][0]]
+        return xref_targets(value.get("c"))
+    return []

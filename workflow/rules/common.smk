@@ -7,6 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from glossary import codekey, dictionary, editions, imports, jobenv, jsonio, latex, layout, reading, snakemake_internals
+from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
 # A mistake in an entry stops the build here, before any job runs, with one message.

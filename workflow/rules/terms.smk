@@ -73,6 +73,7 @@ for batch, slugs in BATCHES.items():
             prose=[f"results/{s}/prose.html" for s in slugs],
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog="results/catalog.json",
+            backlinks=glossary_catalog.backlinks_path(batch),
             demo=batch_page_inputs(slugs),
             pictures=picture_files(slugs, exts=("svg",)),
             template=repo("templates/entry.html.j2"),
@@ -136,10 +137,13 @@ rule catalog:
         lib=lib("catalog"),
     output:
         catalog="results/catalog.json",
+        # the sentences that refer to each batch's entries: its page job's alone (see glossary.catalog)
+        backlinks=[glossary_catalog.backlinks_path(b) for b in BATCHES],
     log:
         "logs/catalog/catalog.log",
     params:
         sections=DICTIONARY["sections"],
+        batches=BATCHES,
         see_also={s: e["see_also"] for s, e in ENTRIES.items()},
     message:
         "catalog of the entries: titles, sections, summaries, references between them"
