@@ -37,13 +37,15 @@ pytestmark = pytest.mark.slow
 # ---------------------------------------------------------------- running the build
 
 
-def build(source, out, events=None):
-    """`python -m glossary.build` of `source` into `out`, as `make site SOURCE=... OUT=...` runs it."""
+def build(source, out, events=None, profile=None):
+    """`python -m glossary.build` of `source` into `out`, as `make site SOURCE=... OUT=...` runs it
+    (with `profile`, a Snakemake profile folder, instead of --cores)."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     env.pop("GLOSSARY_EVENTS", None)
     if events:
         env["GLOSSARY_EVENTS"] = str(events)
-    return subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(source),
+    how = ["--profile", str(profile)] if profile else ["--cores", "2"]
+    return subprocess.run([sys.executable, "-m", "glossary.build", *how, "--source", str(source),
                            "--out", str(out)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -628,28 +630,30 @@ def edited(tmp_path_factory):
     return "feature", before, after, ran
 
 
-def rebuilt_after_an_edit(root, old, new):
+def rebuilt_after_an_edit(root, old, new, profile=None, batches=False):
     """A clean build of a copy of the fixture in root, then `old` replaced by `new` in
-    TinyDict_Models.tex and the build rerun: (site before, site after, [rules whose jobs ran])."""
+    TinyDict_Models.tex and the build rerun: (site before, site after, [rules whose jobs ran]);
+    batches: the batch jobs named as such (page_b01), not by their stage."""
     source = copy_fixture(root / "dict")
     out = root / "out"
-    built_ok(build(source, out))
+    built_ok(build(source, out, profile=profile))
     before = tree_bytes(out / "site")
     edit(source.parent / "TinyDict_Models.tex", old, new)
     events = root / "events.jsonl"
-    built_ok(build(source, out, events=events))
-    return before, tree_bytes(out / "site"), rules_run(events)
+    built_ok(build(source, out, events=events, profile=profile))
+    return before, tree_bytes(out / "site"), rules_run(events, batches)
 
 
-def rules_run(events):
-    """The rules whose jobs finished, from the build's Snakemake events (a batch counts under its stage)."""
+def rules_run(events, batches=False):
+    """The rules whose jobs finished, from the build's Snakemake events (a batch counts under its stage
+    unless `batches`)."""
     names, finished = {}, []
     for row in map(json.loads, events.read_text().splitlines()):     # a build may run Snakemake twice:
         if row.get("event") == "job_info":                           # job ids start again in each run
             names[row["jobid"]] = row["rule_name"]
         elif row.get("event") == "job_finished":
             finished.append(names[row["job_id"]])
-    return sorted(re.sub(r"_b\d+$", "", name) for name in finished)
+    return sorted(name if batches else re.sub(r"_b\d+$", "", name) for name in finished)
 
 
 def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
@@ -675,6 +679,40 @@ def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edi
     assert not {"index", "terms_json", "llms_txt", "pictures"} & set(ran), ran
     assert "values are gathered" in after["terms/feature.html"].decode()
     assert after["index.html"] == before["index.html"] and after["terms.json"] == before["terms.json"]
+
+
+@pytest.fixture(scope="module")
+def edited_in_a_referring_sentence(tmp_path_factory):
+    """The fixture in batches of five (b00: datapoint .. gd, b01: gradient .. model, b02: overfitting ..
+    vector), then a word edited in feature's second sentence, the one that refers to vector:
+    ([jobs that ran, batches by name], site before, site after)."""
+    root = tmp_path_factory.mktemp("edit-referring")
+    (root / "batches.yaml").write_text("batch_size: 5\n")
+    (root / "profile").mkdir()      # --cores, and a config file over config.yaml's batch_size
+    (root / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{root / 'batches.yaml'}]\n")
+    before, after, ran = rebuilt_after_an_edit(root, "values are collected in a", "values are gathered in a",
+                                               profile=root / "profile", batches=True)
+    return ran, before, after
+
+
+def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(edited_in_a_referring_sentence):
+    """The referring sentences live per batch (results/backlinks/<batch>.json), not in the catalog: the
+    edit reruns feature's batch (prose, page, print) and vector's page batch, and no other page or
+    print batch, nor anything that reads only the catalog."""
+    ran, before, after = edited_in_a_referring_sentence
+    batches = {name for name in ran if re.search(r"_b\d+$", name)}
+    assert batches == {"prose_b00", "page_b00", "print_b00", "page_b02"}, ran
+    assert "catalog" in ran
+    assert not {"index", "terms_json", "llms_txt", "section_pages", "previews"} & set(ran), ran
+    page = after["terms/vector.html"].decode()
+    page = page[page.index('<h2 id="referenced-by">'):]
+    quoted = page[page.index('<a href="feature.html">'):]
+    quoted = quoted[:quoted.index("</li>")]
+    assert '<q class="refers">' in quoted and "values are gathered in a vector" in " ".join(quoted.split())
+    assert "values are collected" in " ".join(before["terms/vector.html"].decode().split())
+    changed = sorted(name for name in before if before[name] != after.get(name))
+    assert [n for n in changed if n.startswith("terms/") and "/" not in n[len("terms/"):]] == [
+        "terms/feature.html", "terms/feature.md", "terms/feature.pdf", "terms/vector.html"]
 
 
 def test_a_prose_edit_runs_no_pictures_job(edited):
