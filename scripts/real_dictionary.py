@@ -133,6 +133,11 @@ FIXES += [(DE, r"\\cite\{MathematikOnline_HesseMatrix\}", "",
            "term hessian: \\cite{MathematikOnline_HesseMatrix} names no record of Literature.bib; dropped"),
           (DE, r"\s*\\cite\{Kabluchko2017\}", "",
            "term empiricaldistribution: \\cite{Kabluchko2017} names no record of Literature.bib; dropped")]
+# The German main file loads fewer TikZ libraries than the English one its pictures were drawn with
+# (arrow tips Stealth and Latex, the background layer, fit): those the English main loads, added.
+FIXES += [("translations/de/ADictML_German.tex", r"^(\\usetikzlibrary\{positioning\})$",
+           r"\1\n\\usetikzlibrary{arrows.meta,fit,backgrounds,intersections,trees,matrix,shapes.misc}",
+           "the TikZ libraries of the English main file its pictures use (arrows.meta, backgrounds, fit)")]
 # Files whose blank lines inside entries go (the authors' rule: the options are not \\long), each
 # told with its count: dropped, or a \\\\ where it separates two paragraphs of a description.
 BLANK_LINES = [DE]

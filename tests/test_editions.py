@@ -92,8 +92,8 @@ def test_the_sitemaps_carry_the_same_alternates(site):
     base = "https://example.org/tiny-dictionary/"
     rows = {u.find("s:loc", ns).text: {a.get("hreflang"): a.get("href") for a in u.findall("x:link", ns)}
             for u in root.findall("s:url", ns)}
-    assert rows[base + "de/terms/vector.html"] == {"en": base + "terms/vector.html", "de": base + "de/terms/vector.html",
-                                                   "x-default": base + "terms/vector.html"}
+    assert rows[base + "de/terms/vector.html"] == {
+        "en": base + "terms/vector.html", "de": base + "de/terms/vector.html", "x-default": base + "terms/vector.html"}
     for loc, alts in rows.items():
         page = loc[len(base):]
         assert {lang: base + path for lang, path in alternates(site, page).items()} == alts, loc

@@ -483,7 +483,7 @@ def edition_runs(source, spec):
     if not found:
         return [{"lang": language, "source": source, "prefix": "", "folder": ".", "config": []}]
     plan = editions.plan(source, language, found)
-    return [dict(e, config=[f"edition={e['lang']}", f"editions={{plan}}"]) for e in plan["editions"]]
+    return [dict(e, config=[f"edition={e['lang']}", "editions={plan}"]) for e in plan["editions"]]
 
 
 def write_plan(runs):
