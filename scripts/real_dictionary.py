@@ -138,6 +138,12 @@ FIXES += [(DE, r"\\cite\{MathematikOnline_HesseMatrix\}", "",
 FIXES += [("translations/de/ADictML_German.tex", r"^(\\usetikzlibrary\{positioning\})$",
            r"\1\n\\usetikzlibrary{arrows.meta,fit,backgrounds,intersections,trees,matrix,shapes.misc}",
            "the TikZ libraries of the English main file its pictures use (arrows.meta, backgrounds, fit)")]
+FIXES += [("translations/de/ADictML_German.tex", r"^(\\usetikzlibrary\{arrows\.meta,[^}]*\})$",
+           r"\1\n\\usepgfplotslibrary{fillbetween,groupplots}\n\\definecolor{darkgreen}{rgb}{0.0, 0.5, 0.0}",
+           "the pgfplots libraries and the colour darkgreen the English main file defines for the pictures"),
+          (DE, r"at \(7\.2, 0\.4\*7\.2 \+ 2\.0 - 0\.5\*\(7\.2 - 4\)\)",
+           "at (7.2, {0.4*7.2 + 2.0 - 0.5*(7.2 - 4)})",
+           "term interpretability: a coordinate whose expression holds parentheses needs braces (TikZ)")]
 # Files whose blank lines inside entries go (the authors' rule: the options are not \\long), each
 # told with its count: dropped, or a \\\\ where it separates two paragraphs of a description.
 BLANK_LINES = [DE]
@@ -273,6 +279,14 @@ def prepare(dest, source=SHARED):
         if not (dest / name).exists():
             (dest / name).write_text(header, encoding="utf-8")
             print(f"added {name} (its header only): not in the shared subset", file=sys.stderr)
+    # The German pictures read their data as assets/... from their own folder, as the English ones do
+    # from theirs: the edition's copy gets the data files they name.
+    for name in sorted({m for m in re.findall(r"\{(assets/[^{}]+\.csv)\}", (dest / DE).read_text(encoding="utf-8"))}):
+        if (dest / name).exists() and not (dest / "translations/de" / name).exists():
+            (dest / "translations/de" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(dest / name, dest / "translations/de" / name)
+            print(f"added translations/de/{name} (a copy of {name}): the German pictures read it from their folder",
+                  file=sys.stderr)
     (dest / "dictionary.yaml").write_text(CONFIG, encoding="utf-8")
     # The same dictionary with its German edition (glossary.editions): de/ of the site.
     (dest / "editions.yaml").write_text(CONFIG.replace("manifest: adictml.manifest.json\n", "") + EDITIONS,
