@@ -240,9 +240,11 @@ def preview_row(row, out, config, n=10):
 
 
 def site_rows(row, base, cores, latexmk_s, pdflatex_s):
+    """The English edition's rows; returns its clean build's seconds."""
     config, out = prepare(base / "dictionary"), base / "dictionary-out"
     load = os.getloadavg()[0]
     seconds, jobs, _, (largest, tree) = site(config, out, cores, sample=True)
+    clean = seconds
     total, rules = summary(jobs)
     row(PART, f"clean build: make site SOURCE= (--cores {cores})", seconds, total,
         f"{rules}; load {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
@@ -272,6 +274,44 @@ def site_rows(row, base, cores, latexmk_s, pdflatex_s):
         row(PART, scenario, seconds, total, f"{EDITED_FILE}:{line}, term {EDITED_KEY}: {word} -> {new}; {rules}"
             + (target if not in_summary else "; the summary shows on the pages that list the term"))
     preview_row(row, out, config)
+    return clean
+
+
+GERMAN = "translations/de/ADictML_Glossary_German.tex"
+
+
+def german_word_edit(root):
+    """One word of the German edition changed (the first plain word of 6+ letters after the first
+    sentence of its first term): (word, new word, line)."""
+    path = root / GERMAN
+    text = path.read_text(encoding="utf-8")
+    at = re.compile(r"[.!?]\s").search(text, text.index("description={")).end()
+    word = re.compile(r"(?<= )[a-zäöüß]{6,}(?=[ ,.])").search(text, at)
+    new = word.group(0)[::-1]
+    path.write_text(text[:word.start()] + new + text[word.end():], encoding="utf-8")
+    return word.group(0), new, text.count("\n", 0, word.start()) + 1
+
+
+def editions_rows(row, base, cores, english_s):
+    """English and German in one site (docs/editions.md): the clean build, the no-op, a German edit."""
+    prepare(base / "editions")
+    config, out = base / "editions/editions.yaml", base / "editions-out"
+    seconds, jobs, _, (largest, tree) = site(config, out, cores, sample=True)
+    total, rules = summary(jobs)
+    german = len(re.findall(r"\\newglossaryentry", (base / "editions" / GERMAN).read_text(encoding="utf-8")))
+    row(PART, f"clean build, English and German: make site SOURCE=editions.yaml (--cores {cores})", seconds, total,
+        f"{german} German terms; peak {tree / 2**20:.0f} MiB"
+        + (f"; the English edition alone took {english_s:.1f} s" if english_s else ""))
+    times = []
+    for _ in range(3):
+        t, code, output, _, _ = run(build_cmd(config, out, cores), REPO, dict(os.environ, PYTHONPATH=str(REPO / "src")))
+        assert code == 0 and "up to date" in output, output
+        times.append(t)
+    row(PART, "no-op, two editions", min(times), 0, "best of " + ", ".join(f"{t:.2f}" for t in times))
+    word, new, line = german_word_edit(base / "editions")
+    seconds, jobs, _, _ = site(config, out, cores)
+    total, rules = summary(jobs)
+    row(PART, "one-word edit in the German edition", seconds, total, f"{GERMAN}:{line}: {word} -> {new}; {rules}")
 
 
 def skipped():
@@ -289,4 +329,5 @@ def dictionary_part(row, base, cores=2):
         row(PART, "real dictionary rows", "skipped", "", reason)
         return
     latexmk_s, pdflatex_s = latexmk_rows(row, base)
-    site_rows(row, base, cores, latexmk_s, pdflatex_s)
+    english_s = site_rows(row, base, cores, latexmk_s, pdflatex_s)
+    editions_rows(row, base, cores, english_s)
