@@ -141,6 +141,9 @@ FIXES += [("translations/de/ADictML_German.tex", r"^(\\usetikzlibrary\{positioni
 FIXES += [("translations/de/ADictML_German.tex", r"^(\\usetikzlibrary\{arrows\.meta,[^}]*\})$",
            r"\1\n\\usepgfplotslibrary{fillbetween,groupplots}\n\\definecolor{darkgreen}{rgb}{0.0, 0.5, 0.0}",
            "the pgfplots libraries and the colour darkgreen the English main file defines for the pictures"),
+          (DE, r"(% Gaußsche Verteilung zentriert bei \\gaussiancenter)",
+           r"\\pgfmathsetmacro{\\gaussiancenter}{3}\1",
+           "term baseline: its picture uses \\gaussiancenter, defined nowhere; 3, as in the English picture"),
           (DE, r"at \(7\.2, 0\.4\*7\.2 \+ 2\.0 - 0\.5\*\(7\.2 - 4\)\)",
            "at (7.2, {0.4*7.2 + 2.0 - 0.5*(7.2 - 4)})",
            "term interpretability: a coordinate whose expression holds parentheses needs braces (TikZ)")]
@@ -249,6 +252,44 @@ editions:
       regulation: Regulierung des maschinellen Lernens
 """
 
+EMPTY_PICTURE = re.compile(r"\\begin\{tikzpicture\}(?:\[[^\]]*\])?\s*(?:%[^\n]*\n\s*)*\\end\{tikzpicture\}")
+PICTURE = re.compile(r"\\begin\{tikzpicture\}.*?\\end\{tikzpicture\}", re.S)
+ENGLISH = ("ADictML_Math.tex", "ADictML_CoreML.tex", "ADictML_MLSystems.tex", "ADictML_RL.tex",
+           "ADictML_Regulation.tex")
+
+
+def entry_span(text, key):
+    """(start, end) of \\newglossaryentry{key} up to the next one, or None."""
+    start = text.find("\\newglossaryentry{" + key + "}")
+    if start < 0:
+        return None
+    end = text.find("\\newglossaryentry{", start + 1)
+    return start, end if end >= 0 else len(text)
+
+
+def empty_pictures(dest):
+    """The German edition left some pictures empty ('TikZ-Grafik unverändert': unchanged): each gets
+    the English term's picture of the same number, told."""
+    path = dest / DE
+    text = path.read_text(encoding="utf-8")
+    english = "".join((dest / name).read_text(encoding="utf-8") for name in ENGLISH)
+    found = 0
+    for m in list(EMPTY_PICTURE.finditer(text))[::-1]:
+        key = re.findall(r"\\newglossaryentry\{([^{}]*)\}", text[:m.start()])[-1]
+        start, _ = entry_span(text, key)
+        n = text[start:m.start()].count("\\begin{tikzpicture}")
+        span = entry_span(english, key)
+        pictures = PICTURE.findall(english[span[0]:span[1]]) if span else []
+        if n >= len(pictures):
+            raise SystemExit(f"{DE}: term {key}: picture {n + 1} is empty and the English term has none to copy")
+        text = text[:m.start()] + pictures[n] + text[m.end():]
+        found += 1
+        print(f"fixed {DE} (1x): term {key}: picture {n + 1} is an empty placeholder; the English term's "
+              "picture copied", file=sys.stderr)
+    if not found:
+        raise SystemExit(f"{DE}: no empty picture left to fill; the sources moved")
+    path.write_text(text, encoding="utf-8")
+
 
 def prepare(dest, source=SHARED):
     dest = Path(dest)
@@ -279,6 +320,7 @@ def prepare(dest, source=SHARED):
         if not (dest / name).exists():
             (dest / name).write_text(header, encoding="utf-8")
             print(f"added {name} (its header only): not in the shared subset", file=sys.stderr)
+    empty_pictures(dest)
     # The German pictures read their data as assets/... from their own folder, as the English ones do
     # from theirs: the edition's copy gets the data files they name.
     for name in sorted({m for m in re.findall(r"\{(assets/[^{}]+\.csv)\}", (dest / DE).read_text(encoding="utf-8"))}):

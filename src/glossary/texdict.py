@@ -551,6 +551,11 @@ class Body:
                              "\\end{tikzpicture}; close it")
         tex = self.text[start:m.end()]
         n = len(self.pictures) + 1
+        inside = re.sub(r"^\\begin\{tikzpicture\}\s*(\[[^\]]*\])?|\\end\{tikzpicture\}$", "", tex)
+        if not re.sub(r"%[^\n]*", "", inside).strip():
+            # pdfTeX cannot include the empty page such a picture compiles to: told here, with the fix
+            raise EntryError(f"{self.where(start)}: term {self.key!r}: picture {n} draws nothing (an empty "
+                             "tikzpicture); draw it or remove the figure")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
                               "files": self.reader.graphic_files(tex, self.where(start), self.key)})
         for key in re.finditer(r"\\(?:[Gg]ls|GLS)[a-z]*\*?\s*(?:\[[^]]*\])?\s*\{([^{}]*)\}", tex):
