@@ -407,3 +407,12 @@ def test_the_books_own_bookkeeping_is_read_not_shown(broken):
         assert gone not in body
     assert read["labels"]["tab:rows"] == {"slug": "dataset", "kind": "table", "number": 1}
     assert {u["construct"] for u in read["unknown"]} == {"\\rm"}   # the fixture's own, as before
+
+
+def test_an_empty_picture_is_told_with_its_term(broken):
+    main = broken("TinyDict_Models.tex", "\\begin{tikzpicture}[scale=0.8]\n",
+                  "\\begin{tikzpicture}[scale=0.8]\n% (the picture, unchanged)\n\\end{tikzpicture}\n"
+                  "\\begin{tikzpicture}[scale=0.8]\n")
+    line = line_of("TinyDict_Models.tex", "\\begin{tikzpicture}[scale=0.8]")
+    assert message(main) == (f"TinyDict_Models.tex:{line}: term 'gd': picture 1 draws nothing (an empty tikzpicture); "
+                             "draw it or remove the figure")
