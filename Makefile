@@ -11,7 +11,7 @@ CORES ?= 2
 FORMAT ?= text
 # What `make site` needs, and what the tests need besides.
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
-	texlive-fonts-recommended cm-super texlive-lang-german \
+	texlive-fonts-recommended cm-super texlive-lang-german texlive-lang-greek \
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
@@ -80,7 +80,7 @@ $(SLURM_LIB)/.installed: requirements-slurm.lock $(VENV)/.installed
 # are installed, otherwise the exact command is printed.
 system-packages:
 	@missing=""; \
-	command -v pdflatex >/dev/null && kpsewhich pgfplots.sty standalone.cls phvr8t.tfm sfrm1000.pfb ngerman.ldf >/dev/null 2>&1 || missing=tex; \
+	command -v pdflatex >/dev/null && kpsewhich pgfplots.sty standalone.cls phvr8t.tfm sfrm1000.pfb ngerman.ldf greek.ldf >/dev/null 2>&1 || missing=tex; \
 	command -v pdftocairo >/dev/null && command -v pdftoppm >/dev/null || missing="$$missing poppler"; \
 	$(call apt_install,$(DEBIAN_PACKAGES))
 

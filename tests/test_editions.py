@@ -69,7 +69,7 @@ def test_hreflang_is_reciprocal_and_points_only_to_pages_that_exist(site):
         alts = alternates(site, page)
         if not alts:
             continue
-        own = "de" if page.startswith("de/") else "en"
+        own = page[:2] if page[2:3] == "/" else "en"
         assert alts[own] == page, (page, alts)
         for lang, target in alts.items():
             assert (site / target).is_file(), f"{page}: hreflang {lang} -> {target} is no page"
@@ -77,7 +77,7 @@ def test_hreflang_is_reciprocal_and_points_only_to_pages_that_exist(site):
             if lang != "x-default":
                 assert back.get(own) == page, f"{target} does not point back to {page} ({back})"
                 checked += 1
-        english = page[len("de/"):] if own == "de" else page
+        english = page[3:] if own != "en" else page
         if (site / english).is_file():
             assert alts["x-default"] == english
     assert checked > 20
@@ -93,7 +93,8 @@ def test_the_sitemaps_carry_the_same_alternates(site):
     rows = {u.find("s:loc", ns).text: {a.get("hreflang"): a.get("href") for a in u.findall("x:link", ns)}
             for u in root.findall("s:url", ns)}
     assert rows[base + "de/terms/vector.html"] == {
-        "en": base + "terms/vector.html", "de": base + "de/terms/vector.html", "x-default": base + "terms/vector.html"}
+        "en": base + "terms/vector.html", "de": base + "de/terms/vector.html", "el": base + "el/terms/vector.html",
+        "x-default": base + "terms/vector.html"}
     for loc, alts in rows.items():
         page = loc[len(base):]
         assert {lang: base + path for lang, path in alternates(site, page).items()} == alts, loc
@@ -136,6 +137,10 @@ def test_the_words_of_the_pages_are_the_editions(site):
     for word in ("Skip to the content", "All terms", "Cite this entry", "Mathematical Tools"):
         assert word in en, word
     assert "data-stemmer" not in en
+    el = (site / "el/terms/vector.html").read_text(encoding="utf-8")
+    for word in ('<html lang="el">', "Όλοι οι όροι", "Μαθηματικά εργαλεία"):
+        assert word in el, word
+    assert "data-stemmer" not in el        # lunr.py (nltk) has no Greek stemmer: lunr's default pipeline
 
 
 def test_each_editions_search_finds_its_own_words_with_its_stemming(site):
@@ -170,6 +175,12 @@ def test_each_editions_book_uses_its_babel_language(built, site):
     en = subprocess.run(["pdftotext", str(site / "dictionary.pdf"), "-"], capture_output=True, text=True).stdout
     assert "Inhaltsverzeichnis" in de and "Vektor" in de
     assert "Inhaltsverzeichnis" not in en
+    # Greek: babel's greek, its fonts from Debian's texlive-lang-greek
+    assert "\\usepackage[greek]{babel}" in (out / "editions/el/results/print/dictionary.tex").read_text()
+    el = subprocess.run(["pdftotext", str(site / "el/dictionary.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "Περιεχόμενα" in el and "διάνυσμα" in el
+    fonts = subprocess.run(["pdffonts", str(site / "el/terms/vector.pdf")], capture_output=True, text=True).stdout
+    assert "Type 3" not in fonts and "Type 1" in fonts
 
 
 @pytest.mark.parametrize("case", ["unknown", "complete"])
@@ -207,10 +218,11 @@ def test_an_edition_of_another_language_than_the_known_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_both_editions_pages_have_no_accessibility_violations(site, scheme):
+def test_every_editions_pages_have_no_accessibility_violations(site, scheme):
     from test_a11y import audit_all
     with chromium() as browser:
         found = {**audit_all(site, browser, scheme),
-                 **{f"de/{k}": v for k, v in audit_all(site / "de", browser, scheme).items()}}
+                 **{f"{lang}/{k}": v for lang in ("de", "el")
+                    for k, v in audit_all(site / lang, browser, scheme).items()}}
     assert {k: v for k, v in found.items() if v} == {}
     assert {"de/index.html", "de/terms/datapoint.html", "terms/gd.html"} <= set(found)
