@@ -20,6 +20,7 @@ context = {
     "targets": names["targets"],
     "titles": names["titles"],
     "labels": names["labels"],
+    "words": names.get("words", {}),
     "references": jsonio.read(inp["references"][0]) if inp["references"] else {},
 }
 # the code the outputs depend on besides the entries: a change of it converts every entry again

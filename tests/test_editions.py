@@ -134,8 +134,11 @@ def test_the_words_of_the_pages_are_the_editions(site):
                  'placeholder="Begriffe durchsuchen (Taste /)"', "Mathematische Werkzeuge", 'data-stemmer="de"'):
         assert word in de, word
     en = (site / "terms/vector.html").read_text(encoding="utf-8")
-    for word in ("Skip to the content", "All terms", "Cite this entry", "Mathematical Tools"):
+    for word in ("Skip to the content", "All terms", "Cite this entry", "Mathematical Tools",
+                 '<h2>References</h2>'):
         assert word in en, word
+    assert '<h2>Literatur</h2>' in de        # the prose's own words too
+    assert "\\glossarypart{Literatur}" in (site.parent / "editions/de/results/vector/prose.tex").read_text()
     assert "data-stemmer" not in en
     el = (site / "el/terms/vector.html").read_text(encoding="utf-8")
     for word in ('<html lang="el">', "Όλοι οι όροι", "Μαθηματικά εργαλεία"):

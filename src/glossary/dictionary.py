@@ -248,6 +248,7 @@ def content_key(*parts):
 
 
 NAMES = "results/names.json"
+PROSE_WORDS = ("Figure", "References")
 PICTURE_PREAMBLE = "results/pictures/preamble.tex"
 
 
@@ -262,6 +263,8 @@ def names(loaded):
                     **{e["key"]: {"slug": slug, "forms": e["forms"], "title": e["title"]}
                        for slug, e in entries.items()}},
         "labels": loaded.get("labels", {}),
+        # the words the prose itself writes ("Figure 2.", the references' heading), in its edition's language
+        "words": {w: loaded["edition_view"]["messages"].get(w, w) for w in PROSE_WORDS},
     }
 
 

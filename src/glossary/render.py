@@ -110,9 +110,10 @@ class EntryPass(prose.Pass):
     reader's AST may hold: cross-reference links made by the reader, figures of compiled pictures,
     references to labels."""
 
-    def __init__(self, entry, titles, labels):
+    def __init__(self, entry, titles, labels, words=None):
         super().__init__(entry["body"], entry["path"], titles)
         self.entry, self.labels, self.figures, self.unknown = entry, labels, 0, []
+        self.words = words or {}
         self.subfigures = None      # inside a figure: how many figures it holds so far
 
     def note_unknown(self, attr):
@@ -151,7 +152,7 @@ class EntryPass(prose.Pass):
             # a figure "Figure 2.", a figure inside one (a subfigure) "(a)", "(b)" as LaTeX's subcaption.
             if self.subfigures is None:
                 self.figures += 1
-                shown = f"Figure\u00a0{self.figures}."
+                shown = f"{self.words.get('Figure', 'Figure')}\u00a0{self.figures}."
             else:
                 self.subfigures += 1
                 shown = f"({chr(ord('a') + (self.subfigures - 1) % 26)})"
@@ -228,12 +229,12 @@ class EntryPass(prose.Pass):
         return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"{page}#{label}", ""]])
 
 
-def references_block(refs, slug):
+def references_block(refs, slug, heading="References"):
     """An entry's references, as its prose ends with them in every format (a Div each writer renders
     from the records citeproc formatted: resolve() swaps in each format's own list)."""
     if not refs:
         return []
-    return [prose.node("Div", [["", ["references"], [["data-slug", slug]]],
+    return [prose.node("Div", [["", ["references"], [["data-slug", slug], ["data-heading", heading]]],
                                [prose.node("RawBlock", ["references", json.dumps(refs, ensure_ascii=False)])]])]
 
 
@@ -266,14 +267,15 @@ def references_in(div, fmt):
     attrs = dict(div["c"][0][2])
     refs = json.loads(div["c"][1][0]["c"][1])
     prefix = f"ref-{attrs['data-slug']}-"
+    title = attrs.get("data-heading", "References")
     if fmt == "html":
         body = prose.node("RawBlock", ["html", citations.references_html(refs, prefix)])
-        heading = prose.node("Header", [2, ["references", [], []], [prose.node("Str", "References")]])
+        heading = prose.node("Header", [2, ["references", [], []], [prose.node("Str", title)]])
         return prose.node("Div", [["", ["references"], []], [heading, body]])
     if fmt == "latex":
-        return prose.node("Div", [["", [], []], [prose.node("RawBlock", ["latex", "\\glossarypart{References}\n"
+        return prose.node("Div", [["", [], []], [prose.node("RawBlock", ["latex", f"\\glossarypart{{{title}}}\n"
                                                                          + citations.references_latex(refs, prefix)])]])
-    return prose.node("Div", [["", [], []], [prose.node("Header", [2, ["", [], []], [prose.node("Str", "References")]]),
+    return prose.node("Div", [["", [], []], [prose.node("Header", [2, ["", [], []], [prose.node("Str", title)]]),
                                               prose.node("RawBlock", ["markdown", citations.references_text(refs)])]])
 
 
@@ -458,7 +460,7 @@ def cache_key(entry, facts, context):
         {k: v for k, v in context["targets"].items() if k in named},
         {k: v for k, v in context["titles"].items() if k in named},
         {k: v for k, v in context["labels"].items() if k in labels},
-        {k: context.get("references", {}).get(k) for k in cited})
+        {k: context.get("references", {}).get(k) for k in cited}, context.get("words", {}))
 
 
 def render_batch(entries, facts, context, cache=None):
@@ -490,10 +492,11 @@ def render_fresh(entries, facts, context):
     named = titles(asts, by_slug)
     results, summaries = {}, {}
     for e in entries:
-        walker = EntryPass(e, context["titles"], context["labels"])
+        walker = EntryPass(e, context["titles"], context["labels"], context.get("words"))
         blocks, refs = citations.number(walker.blocks(asts[e["slug"]]), context.get("references", {}),
                                         prefix=f"ref-{e['slug']}-")
-        done[e["slug"]] = blocks + references_block(refs, e["slug"])
+        done[e["slug"]] = blocks + references_block(refs, e["slug"],
+                                                    context.get("words", {}).get("References", "References"))
         given = e.get("summary")
         first = without_citations(first_sentence(done[e["slug"]]))
         summaries[e["slug"]] = [prose.node("Plain", first)]
