@@ -66,8 +66,8 @@ def load(config, repo):
         }
         if plan:
             loaded.update(edition_view=view, fallback=fallback)
-            if not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
-                loaded["bibliography"] = extra.get("bibliography")     # the base's serves every edition
+            if extra.get("bibliography") and not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
+                loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
     else:
         loaded = {
             "entries": glossary_entries.load_all(config["entries_dir"], repo / glossary_entries.SCHEMA),
