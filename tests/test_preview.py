@@ -5,6 +5,7 @@ through Playwright against `make serve` in a copy of the repository with one ske
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -287,11 +288,19 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
     assert tree_bytes(session.root / "site") == session.site, "the preview wrote site/"
     assert not any(p.is_file() for p in (session.root / ".snakemake/locks").glob("*")), "Snakemake's lock stayed"
 
-    # Snakemake starts without a lock to lift or a half-done job to redo (the template's newer mtime
-    # alone leaves its figure's jobs to run) ...
+    # Snakemake starts without a lock to lift (the template's newer mtime alone leaves its figure's jobs
+    # to run).  A terminal's Ctrl-C reaches Snakemake and its running job together: when the job ends
+    # between the signal and Snakemake's clean-up, Snakemake keeps that job's output marked incomplete
+    # (seen once in two CI trials, on the pdflatex job that was running), and make site's
+    # --rerun-incomplete redoes it; no other output may be so marked ...
     (session.root / TEMPLATE).write_bytes(session.sources[TEMPLATE])
-    dry, _ = snakemake(session.root, "--dry-run")
-    assert "incomplete" not in (dry.stdout + dry.stderr).lower(), dry.stdout + dry.stderr
+    dry, _ = snakemake(session.root, "--dry-run", check=False)
+    said = dry.stdout + dry.stderr
+    if "IncompleteFilesException" in said:
+        marked = said.split("Incomplete files:", 1)[1].strip().split("\n\n", 1)[0].split()
+        assert marked and all(re.fullmatch(r"results/site/terms/toy-fit/figures/[\w-]+\.\w+", m) for m in marked), said
+    else:
+        assert dry.returncode == 0 and "incomplete" not in said.lower(), said
     # ... and the build `make site` runs (past its stamp, which finds the sources as they were) publishes
     # the same bytes.
     env = dict(os.environ, PYTHONPATH=str(session.root / "src"))
