@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from glossary import publish, stamp
+from glossary import editions, publish, stamp
 
 STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
@@ -424,7 +424,7 @@ def main(argv=None):
     roots = stamp.source_roots(REPO, source)
     if len(runs) > 1:
         write_plan(runs)
-        roots += [(str(Path(r["source"]).parent), ["."]) for r in runs[1:]] + [(".", [PLAN])]
+        roots += [(str(Path(r["source"]).parent), ["."]) for r in runs[1:]] + [(".", [editions.PLAN])]
     if not args.snakemake_args and stamp.is_fresh(".", roots):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
@@ -438,7 +438,7 @@ def main(argv=None):
                 with working_folder(run["folder"]):
                     for extra in phases(args.snakemake_args):
                         outcome = run_snakemake(args.cores, extra, Progress(show=True), profile, fd,
-                                                source=run["source"], config=run["config"])
+                                                source=run["source"], config=run.get("config", ()))
                         if not outcome.ok:
                             if len(runs) > 1:
                                 print(f"in the {run['lang']} edition ({run['folder']}):", file=sys.stderr)
@@ -458,18 +458,14 @@ def main(argv=None):
     return 0
 
 
-PLAN = "results/editions.json"
-
-
 def edition_runs(source, spec):
     """The Snakemake runs of a build: one, or one per language edition (glossary.editions), the base
-    first: [{"lang", "source", "prefix", "folder", "config": extra --config items}].  The editions
+    first: [{"lang", "source", "prefix", "folder"}] (write_plan adds each one's --config items).  The editions
     come from EDITIONS= ("de=<main>"), else from the YAML file's editions:."""
     if not source:
         if spec:
             raise ValueError("EDITIONS= translates a dictionary kept elsewhere: give its SOURCE= too")
-        return [{"lang": "en", "source": None, "prefix": "", "folder": ".", "config": []}]
-    from glossary import editions
+        return [{"lang": "en", "source": None, "prefix": "", "folder": "."}]
     language, found = "en", {}
     if Path(source).suffix in (".yaml", ".yml"):
         from glossary import texdict
@@ -481,21 +477,20 @@ def edition_runs(source, spec):
             if not Path(path["main"]).is_file():
                 raise ValueError(f"EDITIONS: {lang}={path['main']}: no such file; name the edition's main .tex file")
     if not found:
-        return [{"lang": language, "source": source, "prefix": "", "folder": ".", "config": []}]
-    plan = editions.plan(source, language, found)
-    return [dict(e, config=[f"edition={e['lang']}", "editions={plan}"]) for e in plan["editions"]]
+        return [{"lang": language, "source": source, "prefix": "", "folder": "."}]
+    return editions.plan(source, language, found)["editions"]
 
 
 def write_plan(runs):
     """results/editions.json, the plan every edition's run reads (rewritten only when it changes);
     each run's --config names it by its absolute path."""
     from glossary import dictionary, jsonio
-    plan = Path(PLAN).resolve()
+    plan = Path(editions.PLAN).resolve()
     keep = ("lang", "source", "prefix", "folder", "title", "description", "complete", "sections")
     dictionary.write_if_changed(plan, jsonio.dumps({"base": runs[0]["lang"], "editions": [
         {k: r[k] for k in keep if k in r} for r in runs]}))
     for r in runs:
-        r["config"] = [c.replace("{plan}", str(plan)) for c in r["config"]]
+        r["config"] = [f"edition={r['lang']}", f"editions={plan}"]
         Path(r["folder"]).mkdir(parents=True, exist_ok=True)
 
 

@@ -137,7 +137,7 @@ def load_edition(plan, lang):
             href = pages.href(base_spec["lang"], f"terms/{e['slug']}", "terms/x.html")
             fallback[key] = {"slug": f"{base_spec['lang']}:{href}", "forms": e["forms"], "title": e["title"]}
     own = set(read["entries"])
-    for e in read["entries"].values():    # a "See also" term the edition lacks is linked in the prose only
+    for e in read["entries"].values():    # a "See also" term the edition lacks is left out of its list
         e["see_also"] = [s for s in e["see_also"] if s in own]
     return read, extra, view, fallback
 
@@ -278,6 +278,9 @@ def write_names(loaded, folder="."):
     for entry in loaded["entries"].values():
         write_if_changed(Path(folder) / pictures_snapshot_path(entry["slug"]),
                          jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"])))
+    # what the pages show of every edition (glossary.editions; its words included)
+    from glossary import editions
+    write_if_changed(Path(folder) / editions.VIEW, jsonio.dumps(loaded["edition_view"]))
     return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
 
 

@@ -21,16 +21,16 @@ from pathlib import Path
 PLAN = "results/editions.json"
 VIEW = "results/edition.json"
 MESSAGES = Path(__file__).resolve().parents[2] / "templates" / "messages"
-# Each language: its own name (the switcher's), babel's language (the PDFs) and lunr's (search
-# stemming; None: lunr's English default).
+# Each language: its own name (the switcher's) and babel's language (the PDFs); which ones the
+# search stems is glossary.reading's (SNOWBALL).
 LANGUAGES = {
-    "en": {"name": "English", "babel": "english", "lunr": None},
-    "de": {"name": "Deutsch", "babel": "ngerman", "lunr": "de"},
-    "fr": {"name": "Français", "babel": "french", "lunr": "fr"},
-    "es": {"name": "Español", "babel": "spanish", "lunr": "es"},
-    "it": {"name": "Italiano", "babel": "italian", "lunr": "it"},
-    "fi": {"name": "Suomi", "babel": "finnish", "lunr": "fi"},
-    "el": {"name": "Ελληνικά", "babel": "greek", "lunr": None},
+    "en": {"name": "English", "babel": "english"},
+    "de": {"name": "Deutsch", "babel": "ngerman"},
+    "fr": {"name": "Français", "babel": "french"},
+    "es": {"name": "Español", "babel": "spanish"},
+    "it": {"name": "Italiano", "babel": "italian"},
+    "fi": {"name": "Suomi", "babel": "finnish"},
+    "el": {"name": "Ελληνικά", "babel": "greek"},
 }
 
 
@@ -77,12 +77,6 @@ def messages(lang):
         return {}
     import yaml
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-
-
-def message_files(lang):
-    """The catalogue a run's pages read (inputs of the rules that write words)."""
-    path = MESSAGES / f"{lang}.yaml"
-    return [str(path)] if path.is_file() else []
 
 
 def view(lang, editions, terms, sections, titles):

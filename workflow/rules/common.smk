@@ -6,7 +6,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import codekey, dictionary, editions, imports, jobenv, jsonio, latex, layout, reading, snakemake_internals
+from glossary import codekey, dictionary, editions, imports, jobenv, latex, layout, reading, snakemake_internals
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
@@ -26,7 +26,6 @@ for _entry in ENTRIES.values():
 dictionary.write_names(DICTIONARY)
 # What this edition's pages show of every edition (glossary.editions): one edition without EDITIONS=.
 EDITION = DICTIONARY["edition_view"]
-dictionary.write_if_changed(Path(editions.VIEW), jsonio.dumps(EDITION))
 # babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default.
 BABEL = editions.LANGUAGES[EDITION["lang"]]["babel"] if EDITION["lang"] != "en" else ""
 

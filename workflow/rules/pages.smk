@@ -39,7 +39,6 @@ rule index:
         template=repo("templates/index.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
-        messages=editions.message_files(EDITION["lang"]),
         lib=lib("index"),
     output:
         html="results/site/index.html",

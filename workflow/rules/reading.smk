@@ -9,7 +9,6 @@ rule section_pages:
         template=repo("templates/section.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
-        messages=editions.message_files(EDITION["lang"]),
         lib=lib("section_pages"),
     output:
         html=[f"results/site/sections/{s}.html" for s in reading_sections()],

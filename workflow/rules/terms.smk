@@ -79,7 +79,6 @@ for batch, slugs in BATCHES.items():
             template=repo("templates/entry.html.j2"),
             base=repo("templates/base.html.j2"),
             edition=editions.VIEW,
-            messages=editions.message_files(EDITION["lang"]),
             lib=lib("page"),
         output:
             html=[f"results/site/terms/{s}.html" for s in slugs],
