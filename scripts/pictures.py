@@ -25,8 +25,9 @@ for shot in shots:
     lines = {p["n"]: p.get("line", 1) for p in entry["pictures"]}
     for pic in shot["pictures"]:
         todo.append({"n": pic["n"], "tex": pic["tex"], "term": shot["key"], "slug": shot["slug"],
-                     "path": entry["path"], "line": lines.get(pic["n"], 1),
-                     "key": pictures.key(pic["tex"], preamble, macros, forms, root=params["root"])})
+                     "path": entry["path"], "line": lines.get(pic["n"], 1), "labels": pic.get("labels", {}),
+                     "key": pictures.key(pic["tex"], preamble, macros, forms, root=params["root"],
+                                         labels=pic.get("labels"))})
 done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads, terms=forms)
 terms = Path(params["site_terms"])
 for pic in todo:

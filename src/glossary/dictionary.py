@@ -275,9 +275,10 @@ def write_names(loaded, folder="."):
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
     forms = {e["key"]: e["forms"] for e in loaded["entries"].values()}
+    titles = {slug: e["title"] for slug, e in loaded["entries"].items()}
     for entry in loaded["entries"].values():
         write_if_changed(Path(folder) / pictures_snapshot_path(entry["slug"]),
-                         jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"])))
+                         jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"], loaded.get("labels"), titles)))
     # what the pages show of every edition (glossary.editions; its words included)
     from glossary import editions
     write_if_changed(Path(folder) / editions.VIEW, jsonio.dumps(loaded["edition_view"]))
@@ -291,17 +292,18 @@ def pictures_snapshot_path(slug):
     return f"{PICTURE_SNAPSHOTS}/{slug}.json"
 
 
-def pictures_snapshot(entry, forms, root):
+def pictures_snapshot(entry, forms, root, labels=None, titles=None):
     """What an entry's pictures and graphics are made of, and nothing else, so that the pictures job
     (its input) reruns when they change and not for an edit of the prose around them: each
     picture's TeX and number with the sha256 of each file it reads (under `root`), the forms of the
-    terms its \\gls calls show (`forms`: {glossary key: forms}), the graphics files the prose
-    includes.  Where a picture sits (its file and line, which only an error message tells) is the
-    entry snapshot's."""
+    terms its \\gls calls show (`forms`: {glossary key: forms}), the numbers its \\ref calls print
+    (pictures.picture_labels), the graphics files the prose includes.  Where a picture sits (its
+    file and line, which only an error message tells) is the entry snapshot's."""
     from glossary import pictures
     shown = sorted({k for p in entry["pictures"] for k in pictures.glossary_keys(p["tex"])})
     return {"slug": entry["slug"], "key": entry["key"],
-            "pictures": [{"n": p["n"], "tex": p["tex"], "files": pictures.referenced_files(p["tex"], root)}
+            "pictures": [{"n": p["n"], "tex": p["tex"], "files": pictures.referenced_files(p["tex"], root),
+                          "labels": pictures.picture_labels(p["tex"], labels, entry["slug"], titles)}
                          for p in entry["pictures"]],
             "forms": {k: forms[k] for k in shown if k in forms},
             "graphics": [{"n": g["n"], "path": g["path"]} for g in entry.get("graphics", [])]}

@@ -5,12 +5,16 @@ Rule page runs it (scripts/page.py) on the inputs Snakemake hands it; the previe
 server (glossary.preview) runs the same render on the last build's results and the
 entry.md as it is being edited, into its own folder.
 """
+import re
 from pathlib import Path
 
 from markupsafe import escape
 
 from glossary import demo, pages, reading
 
+# A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
+# the demo's figures are numbered after them, as the print edition numbers them.
+PROSE_FIGURE = re.compile(r'<span class="figure-label"><strong>[^<(]')
 # The config.yaml values a page shows.
 CONFIG = ("site_title", "colab_prefix")
 
@@ -52,6 +56,7 @@ def render(job, prose_html=None):
         prose=pages.accessible_prose(prose_html), referenced_by=params.get("referenced_by", []),
         referring={other: pages.accessible_prose(sentence) for other, sentence in params.get("referring", {}).items()},
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
+        prose_figures=len(PROSE_FIGURE.findall(prose_html)),
         site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
                             "demo" in meta),

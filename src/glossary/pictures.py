@@ -228,6 +228,33 @@ def term_lines(tex, terms=None):
     return lines
 
 
+# \ref and its kin in a picture: the labels whose numbers the picture prints.
+LABEL_REFERENCE = re.compile(r"\\(?:eq|auto|c|C)?ref\s*\{([^{}]*)\}")
+
+
+def picture_labels(tex, labels, slug=None, titles=None):
+    """{label: what \\ref prints} of the labels the picture refers to, from the dictionary's labels
+    ({label: {"slug", "number", ...}}): a label of the picture's own term (`slug`) its number, another
+    term's its number named by that term's title (`titles`: {slug: title}), "1 of gradient descent"."""
+    found = {}
+    for name in sorted({n.strip() for n in LABEL_REFERENCE.findall(tex)}):
+        target = (labels or {}).get(name)
+        if target is None:
+            continue
+        number = str(target["number"])
+        if slug is not None and target["slug"] != slug:
+            number += f" of {(titles or {}).get(target['slug'], target['slug'])}"
+        found[name] = number
+    return found
+
+
+def label_lines(labels):
+    """The lines that give each label its number, as LaTeX's .aux would (\\r@label holds {number}{page}):
+    a standalone picture then prints \\ref and \\eqref as the page and the PDFs do, not "??"."""
+    return [rf"\expandafter\gdef\csname r@{name}\endcsname{{{{{number}}}{{}}}}" for name, number in
+            sorted((labels or {}).items())]
+
+
 @functools.lru_cache(maxsize=None)
 def tex_versions():
     """pdflatex's and pgfplots' versions: a TeX Live upgrade changes every key (asked once a process)."""
@@ -249,12 +276,14 @@ def referenced_files(tex, root):
     return found
 
 
-def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = None) -> str:
-    """sha256 (hex) of the picture (with the terms it names), the preamble before the macro file, the macro
-    file's non-definition lines, the definitions of the macros the picture uses (transitively), TeX's
-    versions and, given the dictionary's `root`, the bytes of the files the picture reads."""
+def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = None, labels: dict = None) -> str:
+    """sha256 (hex) of the picture (with the terms it names and the numbers of the labels it refers to,
+    `picture_labels`), the preamble before the macro file, the macro file's non-definition lines, the
+    definitions of the macros the picture uses (transitively), TeX's versions and, given the dictionary's
+    `root`, the bytes of the files the picture reads."""
     head, macro_text = split_preamble(preamble)
-    payload = {"picture": "\n".join(term_lines(tex, terms) + [tex]), "preamble": head, "tex": tex_versions(),
+    payload = {"picture": "\n".join(term_lines(tex, terms) + label_lines(labels) + [tex]), "preamble": head,
+               "tex": tex_versions(),
                "macro_file": macro_rest(macro_text),
                "macros": {name: macros[name] for name in used_macros(tex, macros)},
                "files": referenced_files(tex, root) if root else {}}
@@ -269,7 +298,7 @@ def document(preamble, pictures, terms=None):
     starts = []
     for picture in pictures:
         block = len(lines) + 1
-        lines += term_lines(picture["tex"], terms) + [r"\begin{glspicture}%"]
+        lines += term_lines(picture["tex"], terms) + label_lines(picture.get("labels")) + [r"\begin{glspicture}%"]
         starts.append((block, len(lines) + 1))
         # A blank line cannot occur in a description (CONTRIBUTING.md), so one here is a reader's stripped
         # comment line: a % keeps it from ending a paragraph mid-path, and keeps the line count.

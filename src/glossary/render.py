@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path, PurePath
 
-from glossary import citations, prose
+from glossary import citations, eqnumbers, labelrefs, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -116,6 +116,10 @@ class EntryPass(prose.Pass):
         self.words = words or {}
         self.subfigures = None      # inside a figure: how many figures it holds so far
 
+    def inlines(self, items):
+        """prose.Pass's, a reference named by its entry not named twice (labelrefs.unrepeated)."""
+        return labelrefs.unrepeated(super().inlines(items))
+
     def note_unknown(self, attr):
         """A construct the reader did not know, shown as text: reported by the build."""
         if "unknown-tex" in attr[1]:
@@ -196,7 +200,10 @@ class EntryPass(prose.Pass):
                 if found is None:
                     self.error(re.escape(label), f"\\eqref{{{label}}}: no equation has this label; fix the label")
                 numbers[text] = f"({found['number']})"
-                target = target if found["slug"] == self.entry["slug"] else f"{found['slug']}{target}"
+                if found["slug"] != self.entry["slug"]:     # another entry's equation: named by its entry
+                    title = labelrefs.title_text(self.titles.get(found["slug"]))
+                    numbers[text] += f" {self.words.get('of', 'of')} {title}"
+                    target = f"{found['slug']}{target}"
                 text = numbers[text]
             links.append([target, text])
 
@@ -225,8 +232,9 @@ class EntryPass(prose.Pass):
         # as LaTeX prints them: \ref the number alone (the prose says "Fig."), \eqref in parentheses
         number = str(target["number"])
         shown = f"({number})" if attrs.get("reference-type") == "eqref" else number
-        page = "" if target["slug"] == self.entry["slug"] else f"xref-page:{target['slug']}"
-        return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"{page}#{label}", ""]])
+        if target["slug"] == self.entry["slug"]:
+            return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"#{label}", ""]])
+        return labelrefs.named_ref(shown, target["slug"], label, self.titles, self.words)
 
 
 def references_block(refs, slug, heading="References"):
@@ -253,6 +261,9 @@ def resolve(value, fmt):
         target = value["c"][2][0].lstrip("#")
         opening = prose.node("RawInline", ["latex", f"\\protect\\hyperlink{{{target}}}{{"])
         return prose.node("Span", [["", [], []], [opening, *value["c"][1], prose.node("RawInline", ["latex", "}"])]])
+    if fmt == "latex" and isinstance(value, dict) and value.get("t") == "Link" \
+            and value["c"][2][0].startswith(labelrefs.OTHER):
+        return labelrefs.latex_ref(value)
     if isinstance(value, dict):
         if value.get("t") in ("Image", "Link"):
             attr, content, (url, title) = value["c"]
@@ -323,7 +334,8 @@ def html_pieces(asts):
         log = str(Path(tmp) / "log.json")
         out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
         failures = prose.math_failures(log)
-    return {slug: texprose.link_math(piece) for slug, piece in split(out, "html", list(asts)).items()}, failures
+    pieces = split(out, "html", list(asts))
+    return {slug: eqnumbers.equation_numbers(texprose.link_math(piece)) for slug, piece in pieces.items()}, failures
 
 
 def raise_formula(failure, asts, bodies, macros=""):
@@ -411,9 +423,11 @@ def first_sentence(blocks):
     return para
 
 
-def without_citations(inlines):
+def without_citations(inlines, keep_refs=False):
     """A summary without its citations (a preview or an index line has no references to point to)
-    and without links (it stands beside links of its own)."""
+    and without links (it stands beside links of its own); with keep_refs, the links to labels (named
+    by their entries: glossary.labelrefs.Quote) and a formula's links stay, for a quote that only term
+    pages show ("Referenced by")."""
     out, after_citation = [], False
     for x in inlines:
         if x["t"] == "Cite" or (x["t"] == "Link" and "citation" in x["c"][0][1]):
@@ -423,22 +437,25 @@ def without_citations(inlines):
             continue        # the comma between two citations
         if x["t"] not in ("Space", "SoftBreak"):
             after_citation = False
-        out += without_citations(x["c"][1]) if x["t"] == "Link" else [inside_without_citations(x)]
+        if keep_refs and x["t"] in ("Link", "Span") and {"ref", "math-xref"} & set(x["c"][0][1]):
+            out.append(x)
+            continue
+        out += without_citations(x["c"][1], keep_refs) if x["t"] == "Link" else [inside_without_citations(x, keep_refs)]
     return [x for i, x in enumerate(out) if not (x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] in ("Space", "SoftBreak")
                                                  or x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
 
 
-def inside_without_citations(x):
+def inside_without_citations(x, keep_refs=False):
     """An inline with the inlines inside it (emphasis, quotes, spans) without citations and links."""
     if x["t"] in ("Emph", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps", "Underline"):
-        return prose.node(x["t"], without_citations(x["c"]))
+        return prose.node(x["t"], without_citations(x["c"], keep_refs))
     if x["t"] == "Span" and "math-xref" in x["c"][0][1]:
         # a formula's references link inside its MathML, and "#label" is its own page's: none here
         return prose.node("Span", [["", [], []], without_citations(x["c"][1])])
     if x["t"] in ("Quoted", "Span"):
-        return prose.node(x["t"], [x["c"][0], without_citations(x["c"][1])])
+        return prose.node(x["t"], [x["c"][0], without_citations(x["c"][1], keep_refs)])
     return x
 
 
@@ -498,13 +515,16 @@ def render_fresh(entries, facts, context):
         done[e["slug"]] = blocks + references_block(refs, e["slug"],
                                                     context.get("words", {}).get("References", "References"))
         given = e.get("summary")
-        first = without_citations(first_sentence(done[e["slug"]]))
+        quote = labelrefs.Quote(e["slug"], context["titles"], context.get("words", {}))
+        first = without_citations(quote.walk(first_sentence(done[e["slug"]])))
         summaries[e["slug"]] = [prose.node("Plain", first)]
         results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split()),
                               "unknown": walker.unknown,
                               **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
     for fmt in ("html", "latex", "markdown"):
-        for slug, text in write_batch(done, fmt, by_slug, context["markdown_macros"]).items():
+        asts_fmt = {slug: [prose.node("RawBlock", ["latex", RESET])] + blocks for slug, blocks in done.items()} \
+            if fmt == "latex" else done
+        for slug, text in write_batch(asts_fmt, fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
     for slug in summaries:
@@ -512,7 +532,10 @@ def render_fresh(entries, facts, context):
     for fmt in ("html", "latex") if derived else ():
         for slug, text in write_batch(derived, fmt, by_slug).items():
             results[slug][f"summary_{fmt}"] = text.strip()
-    sentences = {f"{slug}{REFERS}{target}": [prose.node("Plain", without_citations(inlines))]
+    words = context.get("words", {})
+    sentences = {f"{slug}{REFERS}{target}":
+                 [prose.node("Plain", without_citations(labelrefs.Quote(slug, context["titles"], words).walk(inlines),
+                                                        keep_refs=True))]
                  for slug in done for target, inlines in referring_sentences(done[slug], slug).items()}
     for slug in done:
         results[slug]["contexts"] = {}
@@ -523,6 +546,13 @@ def render_fresh(entries, facts, context):
             results[slug]["contexts"][target] = text.strip()
     return results
 
+
+# An entry's LaTeX starts its own numbering, so that its PDF, the book and its page show the same
+# equation and table numbers (figures: each document's \glossaryentry resets them); the link targets
+# of the book's entries stay apart (hyperref's \theH... names).
+RESET = ("\\setcounter{equation}{0}\\setcounter{table}{0}%\n"
+         "\\def\\theHequation{\\arabic{glossaryentry}.\\arabic{equation}}%\n"
+         "\\def\\theHtable{\\arabic{glossaryentry}.\\arabic{table}}%")
 
 REFERS = ">refers>"       # in the keys of one pandoc run's pieces: <entry>>refers><entry it refers to>
 

@@ -36,9 +36,9 @@ first= is given, else plural (as \\glsentryfirstplural prints it).
 
 Numbers of labels, per term in order of appearance: each figure (figure, figure*) takes the next
 figure number and each table the next table number, whatever label inside it names (a subfigure's
-label names its figure's number); an `equation` environment takes the next equation number, and
-inside align/gather/multline/eqnarray/flalign each \\label takes the next one (an unlabelled row is
-not counted: later stages show only labelled ones).
+label names its figure's number); displayed equations are numbered as amsmath numbers them
+(glossary.eqnumbers: each numbered row, labelled or not; \\nonumber, \\notag, \\tag and starred
+environments take none), the rule the pages' equation numbers follow too.
 
 Mistakes are glossary.entries.EntryError naming the file, line, key and the fix: a blank line inside
 an entry, braces that do not close (or close early), a key defined twice, a type= with no
@@ -54,6 +54,7 @@ from pathlib import Path
 
 import yaml
 
+from glossary import eqnumbers
 from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
@@ -88,7 +89,6 @@ STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraph
     | REF_COMMANDS | GLS_COMMANDS
 FIGURE_ENVS = frozenset("figure figure* subfigure wrapfigure".split())
 TABLE_ENVS = frozenset("table table*".split())
-EQUATION_ROWS = frozenset("align gather multline eqnarray flalign alignat".split())
 MATH_ENVS = frozenset(
     "equation equation* align align* gather gather* multline multline* eqnarray eqnarray* flalign "
     "flalign* alignat alignat* math displaymath".split())
@@ -470,7 +470,7 @@ class Body:
                     pos = self.picture(m.start(), pos)
                     continue
                 envs.append(name)
-                numbers.append(self.number_env(name))
+                numbers.append(self.number_env(name, pos))
                 self.check_env(name, m.start())
             elif tok == "\\end":
                 name, _, pos = argument(text, pos, self.src, "\\end")
@@ -518,10 +518,19 @@ class Body:
         self.edits.append((start, pos, replacement))
         return pos
 
-    def number_env(self, name):
-        """The number a figure/table/equation environment takes, counted in the term."""
+    def number_env(self, name, pos):
+        """The number a figure/table environment takes, counted in the term; for a displayed equation
+        environment, the number of each row (glossary.eqnumbers: as amsmath numbers them)."""
+        if name in eqnumbers.ENVIRONMENTS:
+            end = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}").search(self.text, pos)
+            body = self.text[pos:end.start() if end else len(self.text)]
+            counter = eqnumbers.Counter()
+            counter.value = self.counters["equation"]
+            found = counter.number(name, body)
+            self.counters["equation"] = counter.value
+            return ("rows", [(pos + r["start"], pos + r["end"], r["number"]) for r in found])
         kind = ("figure" if name in FIGURE_ENVS and name != "subfigure" else "table" if name in TABLE_ENVS
-                else "equation" if name == "equation" else None)
+                else None)
         if kind is None:
             return None
         self.counters[kind] += 1
@@ -529,10 +538,9 @@ class Body:
 
     def label(self, name, start, envs, numbers):
         number = next((n for n in reversed(numbers) if n), None)
-        rows = next((e for e in reversed(envs) if e in EQUATION_ROWS), None)
-        if rows is not None and (number is None or number[0] != "equation"):
-            self.counters["equation"] += 1
-            number = ("equation", self.counters["equation"])
+        if number is not None and number[0] == "rows":
+            row = next((n for s, e, n in number[1] if s <= start <= e), None)
+            number = None if row is None else ("equation", row)
         if number is None:
             raise EntryError(f"{self.where(start)}: term {self.key!r}: \\label{{{name}}} is not inside a "
                              "figure, table or numbered equation; move it into one (after the \\caption) "

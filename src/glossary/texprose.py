@@ -40,6 +40,7 @@ import html as html_lib
 import json
 import re
 
+from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import node, run_pandoc
 
@@ -361,6 +362,7 @@ class Resolve:
 
     def __init__(self, refs, shown):
         self.refs, self.shown = refs, shown
+        self.equations = eqnumbers.Counter()     # the term's equation numbers, in document order
 
     def walk(self, value):
         if isinstance(value, list):
@@ -462,12 +464,15 @@ class Resolve:
 
         tex = written(False)
         label = re.search(r"\\label\{([^{}]*)\}", tex)
+        rows = self.equations.anchored(tex) if kind["t"] == "DisplayMath" else []
         math = node("Math", [kind, tex])
-        if not links and not label:
+        if not links and not label and not rows:
             return math
-        attrs = [["label", label.group(1)]] if label else []
+        anchor = label.group(1) if label else next((ident for _, ident in rows if ident), "")
+        attrs = [["label", anchor]] if anchor else []
+        attrs += [["data-eqnos", json.dumps(rows)]] if rows else []
         attrs += [["data-xrefs", json.dumps(links, ensure_ascii=False)], ["data-latex", written(True)]] if links else []
-        classes = (["equation"] if label else []) + (["math-xref"] if links else [])
+        classes = (["equation"] if anchor else []) + (["math-xref"] if links else [])
         return node("Span", [["", classes, attrs], [math]])
 
 
