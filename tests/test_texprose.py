@@ -165,9 +165,11 @@ def test_ref_and_eqref_are_links_and_a_labelled_equation_a_target():
         [["", [], [["reference-type", "eqref"], ["reference", "eq:ab"]]], [{"t": "Str", "c": "eq:ab"}], ["#eq:ab", ""]],
         [["", [], [["reference-type", "ref"], ["reference", "fig:x"]]], [{"t": "Str", "c": "fig:x"}], ["#fig:x", ""]]]
     spans = find(blocks, "Span")
-    assert spans[0]["c"][0] == ["", ["equation"], [["label", "eq:ab"]]]
+    # its number (the term's first equation) and anchor, for the page to show beside it
+    assert spans[0]["c"][0] == ["", ["equation"], [["label", "eq:ab"], ["data-eqnos", '[["(1)", "eq:ab"]]']]]
     page = html(blocks)
     assert '<span id="eq:ab" class="equation">' in page and '<a class="ref" href="#eq:ab">(eq:ab)</a>' in page
+    assert '</math><span class="eqnos"><a class="eqno" href="#eq:ab">(1)</a></span></span>' in page
     # The LaTeX writer labels the equation once, inside it, where LaTeX numbers it.
     doc = {"pandoc-api-version": texprose.API_VERSION, "meta": {}, "blocks": prose.for_format(blocks, "latex")}
     latex = prose.run_pandoc(["-f", "json", "-t", "latex"], json.dumps(doc))
