@@ -345,6 +345,10 @@ def pdf_xrefs(site, key, terms, in_formulas):
     # the PDF's own address, printed under its title, links to its page too: not a cross-reference
     found = [(t, text) for t, text in pdf_links(site / "terms" / f"{slug_of(key)}.pdf")
              if t.startswith(url + "terms/") and text != t]
+    # nor are its title (the first link, to its own page) and its "See also" line, which ends the text
+    also = GLS.findall(terms[key]["body"].split("See also:")[1]) if "See also:" in terms[key]["body"] else []
+    assert found[0][0] == f"{url}terms/{slug_of(key)}.html", key
+    found = found[1:len(found) - len(also)]
     expected = expected_links(key, terms, in_formulas)
     for href in sorted({href for href, _ in expected}):
         rows.append((href, link_words([text for h, text in expected if h == href]),
@@ -516,16 +520,20 @@ def test_book_has_every_section_title_in_printglossary_order(site, terms):
         assert found >= 0, f"section {kind!r} ({title!r}) missing, or out of \\printglossary order"
         at = found + len(title)
     assert "Declared But Never Printed" not in text
-    # the contents: each section's title, then the names of its terms and of no other section's
-    lines = [line.strip() for line in pdftotext(site / "dictionary.pdf").split("Contents")[2].splitlines()]
-    titles = [title for _, title in printed_sections()]
-    # the contents end where the body repeats the first section's title
-    starts = [lines.index(title) for title in titles]
-    starts.append(lines.index(titles[0], starts[-1]))
+    # the outline: each section's title, under it the names of its terms and of no other section's
+    # (the contents list the sections, as the authors' book does)
+    from pypdf import PdfReader
+    reader = PdfReader(str(site / "dictionary.pdf"))
+    tops = [item.title for item in reader.outline if not isinstance(item, list)]
+    children = {}
+    for i, item in enumerate(reader.outline):
+        if isinstance(item, list):
+            children[reader.outline[i - 1].title] = {child.title for child in item if not isinstance(child, list)}
+    assert [t for t in tops if t in dict(printed_sections()).values()] == [title for _, title in printed_sections()]
     names = {key: term["fields"]["name"] for key, term in terms.items()}
-    for (kind, title), start, end in zip(printed_sections(), starts, starts[1:]):
-        listed = set(lines[start:end]) & set(names.values())
-        assert listed == {names[k] for k, term in terms.items() if term["fields"].get("type", "main") == kind}, title
+    for kind, title in printed_sections():
+        kept = {names[k] for k, term in terms.items() if term["fields"].get("type", "main") == kind}
+        assert children[title] == kept, title
 
 
 def test_terms_json_records_sections_and_forms(site, terms):

@@ -93,6 +93,7 @@ def test_entry_pdf_holds_headings_final_loss_and_vector_tick_labels(built):
     final = f"{facts['final_loss']:.4f}"
     assert final in page and final in text
     assert "Attention" in text and "Cite this entry" in text and "@misc{glossary:attention," in text
+    assert "See also: Multi-head attention." in text          # entry.md's see_also, linked to the site
     assert f"{SITE_URL}terms/attention.ipynb" in text
     # The figures' tick labels are text in the entry PDF (the figure PDFs included as vectors).
     for fig in ("loss", "weights"):
@@ -121,18 +122,20 @@ def test_book_lists_every_term_in_order_with_outline_and_internal_links(built):
         title = re.search(r"^title: (.*)$", (folder / "entry.md").read_text(), re.M).group(1).strip("'\"")
         entries[folder.name] = title
     order = sorted(entries, key=lambda s: (entries[s].lower(), s))
-    text = pdftotext(pdf)
-    positions = [text.index(f"@misc{{glossary:{slug},") for slug in order]
+    text = words(pdftotext(pdf))
+    positions = [text.index(f"{entries[slug]} ") for slug in order]
     assert positions == sorted(positions)
+    assert "@misc{glossary:" not in text          # the BibTeX records are the term PDFs' alone
     outline = outline_titles(pdf)
     titles = [t for t, _ in outline]
     assert titles == ["Contents"] + [entries[s] for s in order]
     pages = dict(outline)
-    # attention's prose links to multi-head attention: a link inside the book, to that term's page.
+    # attention's prose links to multi-head attention: a link inside the book, to that term's place.
     found, reader = links(pdf)
-    targets = {reader.get_destination_page_number(reader.named_destinations[d])
-               for i, kind, d in found if kind == "GoTo" and pages["Attention"] <= i < pages["Multi-head attention"]}
-    assert pages["Multi-head attention"] in targets
+    assert any(kind == "GoTo" and d == "term:multi-head-attention" and i >= pages["Attention"]
+               for i, kind, d in found)
+    target = reader.named_destinations["term:multi-head-attention"]
+    assert reader.get_destination_page_number(target) == pages["Multi-head attention"]
     # and the entry PDF links to the term's page on the site
     found, _ = links(root / "site/terms/attention.pdf")
     uris = {uri for _, kind, uri in found if kind == "URI"}

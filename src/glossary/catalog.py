@@ -19,6 +19,7 @@ def build(metas, names, sections, see_also):
     (title_text: plain text, for sorting, <title> and the feeds; title_html: as the page shows it)."""
     rows = [{"slug": m["slug"], "title": m.get("title_text") or names["titles"][m["slug"]],
              "title_html": m.get("title_html") or str(escape(names["titles"][m["slug"]])),
+             "title_latex": m.get("title_latex"),     # a name read as TeX, for the print edition's links
              "summary": m["summary"], "summary_html": m["summary_html"],
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]

@@ -1,20 +1,26 @@
 """The print edition: each entry typeset as a PDF, and the whole dictionary as one book.
 
-An entry's section (results/<entry>/print/section.tex, rule section_tex) holds its
-title, summary, prose (pandoc's LaTeX of the same parse as the page's HTML, with
-the run's facts filled in), figures, check lines, BibTeX record and links.  The
-entry PDF and the book set the same section; each defines the section's macros
-its own way (\\glossaryentry, and \\glossaryref: an internal link in the book, a
-link to the term's page in the entry PDF).  Figures are the PDFs the figure rules
-already built, included as they are: nothing is compiled twice.
+An entry's section (results/<entry>/print/section.tex, rule print_<batch>) holds its
+name, the prose running on after it (pandoc's LaTeX of the same parse as the page's
+HTML, with the run's facts filled in), figures, check lines, its "See also" list and
+its own reference list.  The entry PDF and the book set the same section; each
+defines the section's macros its own way (\\glossaryentry, and \\glossaryref: an
+internal link in the book, a link to the term's page in the entry PDF).  The entry
+PDF adds its BibTeX record and addresses; the book its front matter (title page,
+contents, List of Symbols) and one bibliography for all entries (glossary.bookparts).
+Figures are the PDFs the figure rules already built, included as they are: nothing
+is compiled twice.
 
 Templates: templates/print/*.tex.j2, in the figures' Jinja environment (<< >>,
 the `tex` filter escapes TeX's special characters).
 """
+import hashlib
 import os
+import re
+import shutil
 from pathlib import Path
 
-from glossary import figures, latex, pages
+from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages
 
 
 def environment(template_dir):
@@ -35,17 +41,39 @@ def check_lines(paths):
     return text.rstrip("\n").split("\n") if text.strip() else []
 
 
-def section(slug, meta, prose, checks, site_title, site_url, template_dir):
-    """The LaTeX of one entry's section."""
-    address = urls(slug, site_url)
+# The words the print edition writes itself, in the edition's language (templates/messages/<lang>.yaml).
+# "Contents" and the bibliography's "References" are babel's (\\contentsname, \\refname).
+PRINT_WORDS = ("See also", "Cite this entry", "Online", "Page", "Script", "Notebook", "References",
+               "Please cite as")
+
+
+def words(view):
+    """{English word: the edition's} of PRINT_WORDS (`view`: the edition's, glossary.editions)."""
+    translate = editions.translator(view)
+    return {w: translate(w) for w in PRINT_WORDS}
+
+
+def see_also(slugs, catalog):
+    """The entries of a "See also" list as the section links them: [{"slug", "title"}], each title
+    as LaTeX (the prose job's title_latex where the name is TeX, else its text escaped), in the
+    list's order; a slug the catalog lacks (an edition without that term) is left out."""
+    rows = {row["slug"]: row for row in catalog["entries"]}
+    return [{"slug": s, "title": rows[s].get("title_latex") or figures.tex(rows[s]["title"])}
+            for s in slugs if s in rows]
+
+
+def section(slug, meta, prose, checks, template_dir, see=(), words_=None):
+    """The LaTeX of one entry's section: its name (and a summary its source gives; one taken from the
+    prose's first sentence is not set, as the text starts with it), the prose, figures, checks, its
+    "See also" list (`see`: see_also()) and, last, its own reference list."""
     figs = [{"path": f"{slug}/figures/{f['name']}.pdf", "label": f"fig:{slug}:{f['name']}",
              "caption": f["caption"]} for f in meta["figures"]]
-    # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
-    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None, "demo" in meta,
-                          title_tex=meta["title"] if meta.get("title_latex") else None)
+    body, heading, records = bookparts.split_references(prose.strip("\n"), slug)
+    references = citations.references_latex([{"n": n, "latex": r} for n, r in enumerate(records, 1)],
+                                            bookparts.entry_prefix(slug))
     return environment(template_dir).get_template("section.tex.j2").render(
-        slug=slug, entry=meta, prose=prose.strip("\n"), figures=figs, checks=checks,
-        bibtex=bibtex.rstrip("\n"), urls=address)
+        slug=slug, entry=meta, prose=body.strip("\n"), figures=figs, checks=checks, see_also=list(see),
+        references=references.rstrip("\n"), references_heading=heading, words=words_ or words(None))
 
 
 def figures_dir(tex_path, site_terms):
@@ -53,20 +81,79 @@ def figures_dir(tex_path, site_terms):
     return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
 
 
-def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms, babel=""):
+def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms, babel="",
+                   words_=None):
+    """An entry's PDF: its section under its title (a link to its page when the site has an address),
+    then how to cite it and where it is online."""
+    slug = meta["slug"]
+    address = urls(slug, site_url)
+    # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
+    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None, "demo" in meta,
+                          title_tex=meta["title"] if meta.get("title_latex") else None)
     return environment(template_dir).get_template("entry.tex.j2").render(
         section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site_title,
-        site_url=site_url, babel=babel,
-        figures_dir=figures_dir(tex_path, site_terms))
+        site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"), urls=address, demo="demo" in meta,
+        words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
 
 
-def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True, babel=""):
-    """The book's LaTeX; `parts` are the dictionary's sections in the book's order, each
-    {"title", "entries": [the entries' print sections]} (a heading each when there are several)."""
-    parts = [dict(p, entries=[s.strip("\n") for s in p["entries"]]) for p in parts if p["entries"]]
+def authors_line(authors):
+    """"A, B and C" (the title page's; `and` in the edition's language is LaTeX's own: none here)."""
+    authors = list(authors or [])
+    return ", ".join(authors[:-1]) + (" and " if len(authors) > 1 else "") + (authors[-1] if authors else "")
+
+
+def license_text(license_):
+    """The licence as the title page names it: its title when the model has one, else its text."""
+    if isinstance(license_, dict):
+        return license_.get("title") or license_.get("name")
+    return license_ or None
+
+
+def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True, babel="",
+                  front=None, formatted=None, words_=None):
+    """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
+    {"title", "entries": [(slug, the entry's print section)]} (a heading each when there are
+    several); `front`: {"title", "authors", "cite_as", "license", "symbols": (the List of Symbols'
+    text, the macro files' text, the names' targets) or None}; `formatted`: the cited records
+    (references.json).  Every entry's reference list goes into the one bibliography at the end."""
+    front = front or {}
+    bib = bookparts.Bibliography(formatted)
+    symbols = None
+    if front.get("symbols"):
+        text, macros, targets = front["symbols"]
+        symbols = bookparts.symbols_latex(text, macros, targets, bib)     # first: its citations come first
+    parts = [dict(p, entries=[(slug, bib.section(s.strip("\n"), slug)) for slug, s in p["entries"]])
+             for p in parts if p["entries"]]
     return environment(template_dir).get_template("book.tex.j2").render(
-        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=site_title, demos=demos, babel=babel,
-        site_url=site_url, figures_dir=figures_dir(tex_path, site_terms))
+        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=front.get("title") or site_title,
+        authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
+        license=license_text(front.get("license")), symbols=symbols, bibliography=bib.latex(), demos=demos,
+        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
+
+
+def symbols_path(loaded):
+    """The List of Symbols the dictionary's main file inputs, as [its path] ([] when it inputs none);
+    a relative path is the dictionary's root's, and TeX's implicit .tex is added when the name lacks it."""
+    given = loaded.get("symbols_file")
+    if not given:
+        return []
+    path = Path(given) if Path(given).is_absolute() else Path(loaded["root"]) / given
+    if not path.is_file() and path.with_name(path.name + ".tex").is_file():
+        path = path.with_name(path.name + ".tex")
+    return [str(path)]
+
+
+def cited_records(references, symbols=None, bib=None, csl=None):
+    """The formatted records the book cites: references.json's (`references`: [its path] or []), and
+    those the List of Symbols alone cites, formatted here in the same style (a key the bibliography
+    lacks is left out: the list shows "[?]" for it, as LaTeX would)."""
+    formatted = jsonio.read(references[0]) if references else {}
+    if symbols and bib:
+        wanted = set(bookparts.cited_keys(Path(symbols).read_text(encoding="utf-8"))) - set(formatted)
+        missing = sorted(wanted & set(citations.bib_keys(bib)))
+        if missing:
+            formatted = {**formatted, **citations.format_references(missing, bib, csl)}
+    return formatted
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, settled=None):
@@ -90,28 +177,24 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
     """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
     of everything it is made of (its document, the figures it includes, the packages), so that a
     batch that reruns compiles only the entries whose PDF would change.  `metas` are the prose jobs'
-    results of the entries (results/<slug>/meta.json), whose summary_latex, a summary taken from the
-    prose, the section typesets as the prose is (formulas as formulas)."""
-    import shutil
-
-    from glossary import dictionary
+    results of the entries (results/<slug>/meta.json): a name read as TeX (title_latex) is set as
+    such.  `catalog` gives the titles of the entries each "See also" list links to."""
     summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
-    latex_summaries = {m["slug"]: m.get("summary_latex") for m in metas or []}
     latex_titles = {m["slug"]: (m.get("title_latex"), m.get("title_text")) for m in metas or []}
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
     for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
         slug = entry["slug"]
         title_latex, title_text = latex_titles.get(slug, (None, None))
-        meta = dict(entry, summary=summaries[slug], summary_latex=latex_summaries.get(slug), title_latex=title_latex,
-                    title_text=title_text)
+        meta = dict(entry, summary=summaries[slug], title_latex=title_latex, title_text=title_text,
+                    summary_given=entry.get("summary"))
         entry_checks = check_lines(checks.get(slug, []))
-        text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks,
-                       params["site_title"], params["site_url"], template_dir)
+        text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks, template_dir,
+                       see_also(entry.get("see_also", []), catalog), params.get("words"))
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
         document = entry_document(text, meta, params["site_title"], params["site_url"], template_dir, tex_path,
-                                  params["site_terms"], params.get("babel", ""))
+                                  params["site_terms"], params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
         key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included])
@@ -124,11 +207,12 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
 
 
 def digest(path):
-    import hashlib
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+INCLUDED = re.compile(r"\\(?:includegraphics|glossaryfigure)(?:\[[^\]]*\])?\{([^}]+)\}")
 
 
 def included_files(tex):
     """The files a section includes (figures, pictures), relative to the site's terms/ folder."""
-    import re
-    return sorted(set(re.findall(r"\\(?:includegraphics|glossaryfigure)(?:\[[^\]]*\])?\{([^}]+)\}", tex)))
+    return sorted(set(INCLUDED.findall(tex)))

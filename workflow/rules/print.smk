@@ -5,11 +5,29 @@
 # its PDF and the book; nothing else.
 
 
+# The book's front matter, from the dictionary's main file (glossary.dictionary; a model without
+# these fields gives a title page with the title alone).
+BOOK_FRONT = {
+    "title": DICTIONARY["title"],
+    "authors": DICTIONARY.get("authors") or [],
+    "cite_as": DICTIONARY.get("cite_as"),
+    "license": DICTIONARY.get("license"),
+}
+# The List of Symbols the main file inputs, set after the contents (none: no such list).
+SYMBOLS = typeset.symbols_path(DICTIONARY)
+
+
 rule book_tex:
     input:
         sections=book_sections,
         template=repo("templates/print/book.tex.j2"),
         preamble=repo("templates/print/preamble.tex.j2"),
+        references=REFERENCES,
+        names=dictionary.NAMES,
+        symbols=SYMBOLS,
+        macros=DICTIONARY["macro_files"] if SYMBOLS else [],
+        bib=[DICTIONARY["bibliography"]] if SYMBOLS and DICTIONARY["bibliography"] else [],
+        csl=repo("templates/csl/ieee.csl"),
         lib=lib("book"),
     output:
         tex="results/print/dictionary.tex",
@@ -22,6 +40,8 @@ rule book_tex:
         parts=book_parts(),
         demos=all(has_demo(s) for s in ENTRIES),
         babel=BABEL,
+        front=BOOK_FRONT,
+        words=PRINT_WORDS,
     message:
         "the book's LaTeX"
     script:

@@ -9,8 +9,12 @@
 # files as ever: the preview and the publish step see no batches.
 
 
+from glossary import typeset
+
 # The cited records, formatted once for the whole build (none when nothing is cited).
 REFERENCES = ["results/references.json"] if DICTIONARY["cited"] else []
+# The words the print edition writes itself ("See also"), in the edition's language.
+PRINT_WORDS = typeset.words(EDITION)
 
 
 for batch, slugs in BATCHES.items():
@@ -123,6 +127,7 @@ for batch, slugs in BATCHES.items():
             site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
             babel=BABEL,
+            words=PRINT_WORDS,
         message:
             f"{batch}: print sections and PDFs of {len(slugs)} entries"
         script:

@@ -1,0 +1,265 @@
+"""The book and the term PDFs of a glossaries-extra dictionary, set as the authors set their glossary:
+entries running on (not a page each), each ending in its "See also" list (linked inside the book, to
+the site in a term PDF), a title page from the main file, the List of Symbols, one bibliography
+numbered through the book, the text starting once.  Real builds of a copy of the fixture
+dictionary (tests/fixtures/texdict) with a List of Symbols, authors and a "please cite as" added,
+real pdflatex; the expectations are read from the fixture's source here."""
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from test_dictionary_build import build, built_ok, copy_fixture, fixture_terms, slug_of
+
+from glossary import dictionary, jsonio, latex, typeset
+
+pytestmark = pytest.mark.slow
+
+SITE = "https://example.org/tiny-dictionary/"
+AUTHORS = ["Ada Lovelace", "Alan Turing"]
+CITE_AS = r"A.\ Lovelace and A.\ Turing, \textit{A Tiny Dictionary of Machine Learning}. London, 2026."
+# Cited by the List of Symbols alone: the book formats it too, in the same style.
+SYMBOLS_ONLY = ("Axler2015", "Linear Algebra Done Right")
+SYMBOLS = r"""% The tiny dictionary's list of symbols, in the manner of the large one's.
+\section*{List of Symbols}
+\addcontentsline{toc}{section}{List of Symbols}
+\begin{align}
+	&\featurevec & \quad & \parbox{.7\textwidth}{The \glspl{feature} of a \gls{datapoint} \cite{Strang2016}.}
+	\nonumber \\[2mm] \hline \nonumber\\[-5mm]
+	&\trace(\mathbf{A}) & \quad & \parbox{.7\textwidth}{The sum of the diagonal of a \gls{matrix}
+		\cite[Ch. 8]{Axler2015}. \\ See also: \gls{matrix}.} \nonumber
+\end{align}
+"""
+BIB_RECORD = """
+@book{Axler2015,
+  author    = {Sheldon Axler},
+  title     = {Linear Algebra Done Right},
+  edition   = {3},
+  publisher = {Springer},
+  year      = {2015}
+}
+"""
+
+
+def pdftotext(path):
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def links(path):
+    """[(page index, "URI" or "GoTo", address or destination name)] of a PDF's link annotations."""
+    reader = PdfReader(str(path))
+    found = []
+    for i, page in enumerate(reader.pages):
+        for annot in page.get("/Annots") or []:
+            action = annot.get_object().get("/A")
+            if action is not None:
+                action = action.get_object()
+                found.append((i, "URI", str(action["/URI"])) if action["/S"] == "/URI"
+                             else (i, "GoTo", str(action.get("/D"))))
+    return found, reader
+
+
+def outline(path):
+    """[(title, page index, depth)] of a PDF's outline, depth first."""
+    reader = PdfReader(str(path))
+    rows = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                rows.append((item.title, reader.get_destination_page_number(item), depth))
+    walk(reader.outline, 0)
+    return rows
+
+
+def add_front_matter(root):
+    """The fixture copy's main file with authors, a "please cite as" and a List of Symbols (\\input),
+    as the real dictionary's has them."""
+    (root / "ListSymbols_Tiny.tex").write_text(SYMBOLS)
+    with (root / "assets" / "tiny.bib").open("a") as f:
+        f.write(BIB_RECORD)
+    main = root / "TinyDict_Main.tex"
+    text = main.read_text()
+    old = "\\title{A Tiny Dictionary of Machine Learning}\n\\maketitle\n"
+    assert old in text, "the fixture's main file changed; update this test"
+    main.write_text(text.replace(old, old.replace("\\maketitle", f"\\author{{{' and '.join(AUTHORS)}}}\n\\maketitle")
+                                 + f"please cite as: {CITE_AS}\n\n\\input{{ListSymbols_Tiny.tex}}\n"))
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    root = tmp_path_factory.mktemp("book")
+    source = copy_fixture(root / "dict")
+    add_front_matter(root / "dict")
+    out = root / "out"
+    built_ok(build(source, out))
+    return root / "dict", source, out
+
+
+@pytest.fixture(scope="module")
+def model(work):
+    """The dictionary model of the copy (what the build read)."""
+    return dictionary.load({"source": str(work[1]), "site_title": "x", "entries_dir": "entries",
+                            "site_description": "x"}, work[0])
+
+
+def see_also_of(body):
+    """The keys of a description's "See also" line."""
+    found = re.search(r"See also:(.*?)\.?\s*$", body, re.S)
+    return re.findall(r"\\gls\{([^{}]*)\}", found.group(1)) if found else []
+
+
+def first_sentence(body):
+    """The words of a description's opening, up to its first command or formula (\\index{} left out)."""
+    return words(re.split(r"[\\$]", re.sub(r"\\index\{[^{}]*\}", "", body), maxsplit=1)[0])
+
+
+def test_entries_run_on_and_the_text_starts_once(work):
+    out = work[2]
+    terms = fixture_terms()
+    book = out / "site/dictionary.pdf"
+    pages = len(PdfReader(str(book)).pages)
+    assert pages < len(terms), f"{pages} pages for {len(terms)} entries: an entry still takes a page"
+    text, pdf = words(pdftotext(book)), words(pdftotext(out / "site/terms/vector.pdf"))
+    opening = first_sentence(terms["vector"]["body"])      # "A vector is an ordered list of"
+    assert len(opening.split()) >= 5
+    assert text.count(opening) == 1 and pdf.count(opening) == 1
+    assert "@misc{glossary:" not in text and "Cite this entry" not in text      # no BibTeX record in the book
+    assert "Cite this entry" in pdf and "@misc{glossary:vector," in pdf          # the term PDF keeps its record
+
+
+def test_see_also_in_the_book_and_each_term_pdf_linked(work):
+    out = work[2]
+    terms = fixture_terms()
+    catalog = {row["slug"]: row["title"] for row in jsonio.read(out / "results/catalog.json")["entries"]}
+    with_lists = {k: see_also_of(t["body"]) for k, t in terms.items() if see_also_of(t["body"])}
+    assert len(with_lists) >= 3
+    book = out / "site/dictionary.pdf"
+    text = words(pdftotext(book))
+    found, reader = links(book)
+    pages = {title: page for title, page, _ in outline(book)}
+    for key, others in with_lists.items():
+        line = "See also: " + ", ".join(catalog[slug_of(k)] for k in others) + "."
+        assert line in text, (key, line)
+        pdf = out / f"site/terms/{slug_of(key)}.pdf"
+        assert line in words(pdftotext(pdf)), (key, line)
+        uris = {uri for _, kind, uri in links(pdf)[0] if kind == "URI"}
+        assert {f"{SITE}terms/{slug_of(k)}.html" for k in others} <= uris, key
+        # in the book, each a link to that entry's place (its named destination term:<slug>)
+        start = pages[catalog[slug_of(key)]]
+        targets = {d for page, kind, d in found if kind == "GoTo" and page in (start, start + 1)}
+        assert {f"term:{slug_of(k)}" for k in others} <= targets, key
+        for k in others:
+            assert reader.get_destination_page_number(reader.named_destinations[f"term:{slug_of(k)}"]) == \
+                pages[catalog[slug_of(k)]]
+
+
+def test_a_term_pdf_links_its_title_to_its_page(work):
+    out = work[2]
+    for pdf in sorted((out / "site/terms").glob("*.pdf")):
+        found, _ = links(pdf)
+        assert (0, "URI", f"{SITE}terms/{pdf.stem}.html") == found[0], pdf.name     # the title, first
+
+
+CITE = re.compile(r"\\cite(?:\[[^\]]*\])?\{([^{}]*)\}")
+
+
+def cited_in_book_order(book, terms, symbols):
+    """The fixture's cited keys in order of first citation through the book: the List of Symbols'
+    first (when the book has it), then its entries in the outline's order, each entry's in its text's."""
+    titles = {t["fields"]["name"]: k for k, t in terms.items()}
+    order = CITE.findall(SYMBOLS) if symbols else []
+    for title, _, _ in outline(book):
+        if title in titles:
+            order += CITE.findall(terms[titles[title]]["body"].split("See also:")[0])
+    return list(dict.fromkeys(order))
+
+
+def bib_titles(root):
+    text = (root / "assets/tiny.bib").read_text()
+    return {m.group(1): re.search(r"title\s*=\s*\{([^}]*)\}", m.group(2)).group(1)
+            for m in re.finditer(r"@\w+\{([^,]+),(.*?)\n\}", text, re.S)}
+
+
+def bibliography_items(text):
+    """{n: the item's words} of the book's one reference list (after its last "References" line)."""
+    rest = text.split("\nReferences\n")[-1]
+    items = re.split(r"^\s*\[(\d+)\]\s", rest, flags=re.M)
+    return {int(n): words(body) for n, body in zip(items[1::2], items[2::2])}
+
+
+def test_one_bibliography_numbered_through_the_book(work, model):
+    root, _, out = work
+    book = out / "site/dictionary.pdf"
+    text = pdftotext(book)
+    assert len(re.findall(r"^\s*References\s*$", text, re.M)) == 1
+    order = cited_in_book_order(book, fixture_terms(), bool(model.get("symbols_file")))
+    items = bibliography_items(text)
+    assert sorted(items) == list(range(1, len(order) + 1))
+    titles = bib_titles(root)
+    for n, key in enumerate(order, 1):
+        assert words(titles[key]) in items[n], (n, key, items[n])
+    # gradient's "\cite[Sec. 9.3]{BoydVandenberghe2004}" shows the book's number with its pinpoint
+    assert f"[{order.index('BoydVandenberghe2004') + 1}, Sec. 9.3]" in words(text)
+    # a term PDF keeps its own list, numbered from 1 (gd cites Robbins1951, then Goodfellow2016)
+    gd = words(pdftotext(out / "site/terms/gd.pdf"))
+    assert "[1] H. Robbins" in gd and "[2] I. Goodfellow" in gd
+
+
+def test_title_page_authors_and_please_cite_as(work, model):
+    if not model.get("authors"):
+        pytest.skip("the dictionary model has no `authors` yet (glossary.texmeta, helper meta)")
+    first = words(subprocess.run(["pdftotext", "-l", "1", str(work[2] / "site/dictionary.pdf"), "-"],
+                                 capture_output=True, text=True, check=True).stdout)
+    assert "A Tiny Dictionary of Machine Learning" in first
+    assert " and ".join(AUTHORS) in first
+    if model.get("cite_as"):
+        assert "Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in first
+
+
+def test_list_of_symbols_in_the_built_book(work, model):
+    if not model.get("symbols_file"):
+        pytest.skip("the dictionary model has no `symbols_file` yet (glossary.texmeta, helper meta)")
+    book = work[2] / "site/dictionary.pdf"
+    text = words(pdftotext(book))
+    assert "List of Symbols" in text and "The sum of the diagonal of a matrix" in text
+    assert ("List of Symbols", 0) in {(t, d) for t, _, d in outline(book)}
+
+
+def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
+    """typeset.book_document with the List of Symbols (what rule book_tex gives it once the model names the
+    file): its \\gls calls link to the entries, its citations take the book's first numbers, its
+    macros (\\featurevec, \\DeclareMathOperator{\\trace}) are the dictionary's."""
+    root, _, out = work
+    parts = [{"title": "All", "entries": [(p.parents[1].name, p.read_text())
+                                          for p in sorted((out / "results").glob("*/print/section.tex"))]}]
+    symbols = root / "ListSymbols_Tiny.tex"
+    formatted = typeset.cited_records([str(out / "results/references.json")], symbols, root / "assets/tiny.bib",
+                                      Path(__file__).parents[1] / "templates/csl/ieee.csl")
+    macros = (root / "assets/notation.tex").read_text()
+    front = {"title": "T", "authors": AUTHORS, "cite_as": CITE_AS,
+             "symbols": (symbols.read_text(), macros, jsonio.read(out / "results/names.json")["targets"])}
+    tex = tmp_path / "book.tex"
+    tex.write_text(typeset.book_document(parts, "T", SITE, Path(__file__).parents[1] / "templates/print", tex,
+                                         out / "site/terms", front=front, formatted=formatted))
+    latex.compile_pdf(tex, tmp_path / "book.pdf", tmp_path / "book.log", passes=3,
+                      inputs=[Path(__file__).parents[1] / "templates"])
+    text = words(pdftotext(tmp_path / "book.pdf"))
+    assert "A. Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in text
+    assert "The features of a data point [1]." in text          # Strang2016: the book's first citation
+    assert "The sum of the diagonal of a matrix [2, Ch. 8]." in text
+    items = bibliography_items(pdftotext(tmp_path / "book.pdf"))
+    assert SYMBOLS_ONLY[1] in items[2] and "Strang" in items[1]
+    assert "tr(A)" in text.replace(" ", "")
+    found, reader = links(tmp_path / "book.pdf")
+    symbols_page = next(p for t, p, _ in outline(tmp_path / "book.pdf") if t == "List of Symbols")
+    targets = {d for page, kind, d in found if kind == "GoTo" and page == symbols_page}
+    assert {"term:feature", "term:datapoint", "term:matrix", "bib-1", "bib-2"} <= targets
