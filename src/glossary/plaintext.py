@@ -15,6 +15,7 @@ leaves a formula texmath has no plain text for (\\frac, \\sqrt) as its TeX, so i
 the text around the formulas, each formula already replaced by its characters."""
 import json
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 
 from glossary import prose, texprose
@@ -44,7 +45,7 @@ MATHML = "{http://www.w3.org/1998/Math/MathML}"
 def mathml_text(mathml):
     """The characters a MathML formula shows, on one line (see the module's docstring)."""
     root = ET.fromstring(mathml)
-    return " ".join(_text(root).translate(INVISIBLE).split())
+    return unicodedata.normalize("NFC", " ".join(_text(root).translate(INVISIBLE).split()))
 
 
 def _tag(el):
@@ -54,7 +55,9 @@ def _tag(el):
 def _script(text, table, mark):
     """`text` raised or lowered: in Unicode's script characters when each has one, else ^(...)."""
     text = "".join(text.split())
-    if text and all(c in table for c in text):
+    if not text:
+        return ""
+    if all(c in table for c in text):
         return "".join(table[c] for c in text)
     return f"{mark}{text}" if len(text) == 1 or (text[0], text[-1]) == ("(", ")") else f"{mark}({text})"
 
@@ -127,7 +130,10 @@ def formulas(texs, display=()):
     for n, piece in zip(pieces[1::2], pieces[2::2]):
         tex, piece = order[int(n)], piece.strip()
         math = re.search(r"<math\b.*</math>", piece, re.S)
-        found[tex] = mathml_text(math.group(0)) if math else unmarked(tex)
+        try:
+            found[tex] = mathml_text(math.group(0)) if math else unmarked(tex)
+        except ET.ParseError:      # not XML after all: the formula's TeX without its commands
+            found[tex] = unmarked(tex)
     return found
 
 
