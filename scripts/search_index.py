@@ -8,5 +8,5 @@ from glossary import jsonio, reading
 sys.stderr = open(snakemake.log[0], "w")
 catalog = jsonio.read(snakemake.input["catalog"])
 prose = {Path(p).parent.name: Path(p).read_text(encoding="utf-8") for p in snakemake.input["prose"]}
-docs = reading.search_documents(catalog, prose, snakemake.params["forms"])
+docs = reading.search_documents(catalog, prose, jsonio.read(snakemake.input["forms"]))
 Path(snakemake.output["js"]).write_text(reading.search_script(docs, snakemake.params["lang"]), encoding="utf-8")

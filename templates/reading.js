@@ -90,10 +90,15 @@
       });
     });
     var typed = ws.join(" ");
-    function rank(r) {     // a name (or short form) typed whole comes first, then one it starts
-      var d = docs[+r.ref], name = words(d[1]).join(" "), forms = words(d[4]).join(" ");
-      if (name === typed || (" " + forms + " ").indexOf(" " + typed + " ") >= 0) return 0;
-      return name.indexOf(typed) === 0 ? 1 : 2;
+    /* A name or short form typed whole comes first ("GD"; "gradient descent" for "gradient descent
+       (GD)"), then a name or form that starts with what was typed ("gradient": gradient descent,
+       gradient step), then one that holds it as a word ("zero-gradient condition"), then the rest. */
+    function rank(r) {
+      var d = docs[+r.ref], name = words(d[1]).join(" "), bare = words(d[1].replace(/\s*\([^()]*\)\s*$/, ""));
+      var forms = d[4].map(function (f) { return words(f).join(" "); });
+      if (name === typed || bare.join(" ") === typed || forms.indexOf(typed) >= 0) return 0;
+      if (name.indexOf(typed) === 0 || forms.some(function (f) { return f.indexOf(typed) === 0; })) return 1;
+      return (" " + name + " ").indexOf(" " + typed) >= 0 ? 2 : 3;
     }
     return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), i: i}; })
       .sort(function (a, b) { return a.rank - b.rank || a.i - b.i; })
@@ -103,7 +108,7 @@
   function href(slug) { return root + "terms/" + slug + ".html"; }
 
   function setActive(i) {
-    var items = list.children;
+    var items = list.querySelectorAll("[role=option]");
     if (active >= 0 && items[active]) items[active].setAttribute("aria-selected", "false");
     active = i;
     if (i >= 0 && items[i]) {
@@ -130,15 +135,21 @@
     active = -1;
     refs.forEach(function (ref, i) {
       var d = docs[ref];
+      /* Each result is a link (open it in a new tab, copy its address) and the listbox's option:
+         the focus stays in the box, which names the option the arrows reach. */
       var li = el("li", "result");
-      li.id = "search-result-" + i;
-      li.setAttribute("role", "option");
-      li.setAttribute("aria-selected", "false");
-      li.appendChild(el("span", "result-name", d[1]));
-      li.appendChild(el("span", "result-section", d[2]));
-      if (d[3]) li.appendChild(el("span", "result-summary", d[3]));
-      li.addEventListener("mousedown", function (e) { e.preventDefault(); });
-      li.addEventListener("click", function () { location.href = href(d[0]); });
+      li.setAttribute("role", "none");
+      var a = el("a", "result-link");
+      a.id = "search-result-" + i;
+      a.href = href(d[0]);
+      a.tabIndex = -1;
+      a.setAttribute("role", "option");
+      a.setAttribute("aria-selected", "false");
+      a.appendChild(el("span", "result-name", d[1]));
+      a.appendChild(el("span", "result-section", d[2]));
+      if (d[3]) a.appendChild(el("span", "result-summary", d[3]));
+      a.addEventListener("mousedown", function (e) { e.preventDefault(); });     // the focus stays in the box
+      li.appendChild(a);
       list.appendChild(li);
     });
     list.hidden = !refs.length;
@@ -168,7 +179,10 @@
       } else if (e.key === "ArrowUp" && results.length) {
         e.preventDefault(); setActive(active <= 0 ? results.length - 1 : active - 1);
       } else if (e.key === "Enter" && results.length) {
-        e.preventDefault(); location.href = href(docs[results[Math.max(active, 0)]][0]);
+        e.preventDefault();
+        var chosen = href(docs[results[Math.max(active, 0)]][0]);
+        // Ctrl/Cmd+Enter: in a new tab, as a click on the link would
+        if (e.ctrlKey || e.metaKey) window.open(chosen, "_blank", "noopener"); else location.href = chosen;
       } else if (e.key === "Enter" && words(input.value).length && !index) {
         e.preventDefault(); pendingEnter = true;     // typed before the index came: open its first result
       } else if (e.key === "Escape") {

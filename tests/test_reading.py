@@ -27,11 +27,48 @@ HOSTILE = r"""
 	text={hostile}
 }
 """
+# A term whose name holds "gradient" after its first word: "gradient" ranks it below the names that
+# start with it (its plural "zero-gradient conditions" holds the word too); and one whose name, forms
+# and first sentence hold formulas (their text shows the characters, never the TeX).
+CONTAINING = r"""
+\newglossaryentry{zerogradient}
+{name={zero-gradient condition},
+	description={The zero-gradient condition asks that the \gls{gradient} of a \gls{function} vanishes.},
+	type=math,
+	text={zero-gradient condition}
+}
+
+\newglossaryentry{kmeans}
+{name={$k$-means},
+	description={The $k$-means method splits a \gls{dataset} of $\samplesize$ points into
+		$k \leq \sqrt{\samplesize}$ groups, each with a mean $\frac{1}{k}\sum_{i} \featurevec^{(i)}$.},
+	text={$k$-means}
+}
+"""
+# A List of Symbols, \input after \begin{document} as the large dictionary's is: the notation page's.
+SYMBOLS = r"""% The symbols, in the manner of ListSymbols_English.tex.
+\section*{List of Symbols}
+\subsection*{Vectors and \Glspl{matrix}}
+\begin{align}
+	&\featurevec & \quad & \parbox{.85\textwidth}{The \glspl{feature} of a \gls{datapoint}, a \gls{vector}
+		of length $\nrfeatures$.} \nonumber \\[2mm] \hline \nonumber\\[-5mm]
+	&\mathbf{A}\,^{T} & \quad & \mbox{The transpose of a \gls{matrix} $\mathbf{A}$.} \nonumber
+\end{align}
+\subsection*{Training}
+\begin{align}
+	&\lrate & \quad & \parbox{.85\textwidth}{The \gls{learningrate} of \gls{gd} \cite{Robbins1951}.}
+		\nonumber \\[2mm] \hline \nonumber\\[-5mm]
+%	&\weights & \quad & \mbox{A row the authors left out.} \nonumber \\
+	&\lossfunc{y}{\hat{y}} & \quad & \parbox{.85\textwidth}{The \gls{loss function} of a prediction
+		$\hat{y}$ for the label $y$. \\ See also: \gls{loss function}.} \nonumber
+\end{align}
+"""
 _BUILT = {}
 
 
 def reading_site(tmp_path_factory):
-    """One build per test session of the fixture (no demos) with the hostile term: its folder."""
+    """One build per test session of the fixture (no demos) with the hostile term, the CONTAINING terms
+    and a List of Symbols: its folder."""
     if "root" not in _BUILT:
         root = tmp_path_factory.mktemp("reading")
         source = root / "dict"
@@ -39,7 +76,10 @@ def reading_site(tmp_path_factory):
         config = source / "dictionary.yaml"
         config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
         with (source / "TinyDict_Math.tex").open("a") as f:
-            f.write(HOSTILE)
+            f.write(HOSTILE + CONTAINING)
+        (source / "TinyDict_Symbols.tex").write_text(SYMBOLS)
+        main = source / "TinyDict_Main.tex"
+        main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
         run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
                               "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
                              env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
@@ -353,3 +393,105 @@ def test_letters_and_section_neighbours():
     assert reading.section_neighbours(rows, "c") == (rows[0], rows[3])
     assert reading.section_neighbours(rows, "b") == (None, None)
     assert reading.section_neighbours([{"slug": "a"}, {"slug": "b"}], "a") == (None, {"slug": "b"})
+
+
+# --------------------------------------------------------------- finding and sharing (issue 22)
+
+def test_a_name_that_starts_with_the_words_ranks_above_one_that_holds_them(base, opened):
+    v = opened(base + "index.html")
+    v.page.fill("#search-input", "gradient")
+    names = result_names(v.page)
+    assert names[0] == "gradient"                       # the name typed whole first
+    assert names.index("gradient descent (GD)") < names.index("zero-gradient condition"), names
+    v.page.fill("#search-input", "gradient descent")   # a name without its short form, typed whole
+    assert result_names(v.page)[0] == "gradient descent (GD)"
+
+
+def test_results_are_links_that_open_in_a_new_tab(base, opened):
+    v = opened(base + "terms/vector.html")
+    v.page.fill("#search-input", "matrix")
+    result_names(v.page)
+    links = v.page.eval_on_selector_all("#search-results [role=option]",
+                                        "els => els.map(e => [e.tagName, e.href, e.id])")
+    assert links and all(tag == "A" for tag, _, _ in links)
+    assert links[0][1] == base + "terms/matrix.html" and links[0][2] == "search-result-0"
+    with v.context.expect_page() as tab:              # Ctrl+click: the browser's own new tab
+        v.page.click("#search-result-0", modifiers=["Control"])
+    tab.value.wait_for_load_state()
+    assert tab.value.url == base + "terms/matrix.html" and v.page.url == base + "terms/vector.html"
+    v.page.keyboard.press("ArrowDown")                  # the keyboard, as before: arrows, then Enter
+    assert v.page.get_attribute("#search-input", "aria-activedescendant") == "search-result-0"
+    with v.page.expect_navigation():
+        v.page.keyboard.press("Enter")
+    assert v.page.url == base + "terms/matrix.html"
+
+
+TEX = re.compile(r"\\[A-Za-z]+|\$[^$\s][^$]*\$|[_^]\{")
+
+
+def texts_of_page(text):
+    """What a page says as text, not markup: <title>, descriptions (meta name/property) and alt texts."""
+    found = re.findall(r"<title>(.*?)</title>", text, re.S)
+    found += re.findall(r'<meta (?:name|property)="[^"]*description"[^>]*content="([^"]*)"', text)
+    found += re.findall(r'<img\b[^>]*\balt="([^"]*)"', text)
+    return [htmllib.unescape(t) for t in found]
+
+
+def strings(value, skip=("bibtex",)):
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k not in skip for s in strings(v, skip)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v, skip)]
+    return [value] if isinstance(value, str) else []
+
+
+def test_no_tex_in_titles_descriptions_alt_texts_terms_json_or_llms_txt(site):
+    pages = sorted(site.rglob("*.html"))
+    found = {str(p.relative_to(site)): t for p in pages for t in texts_of_page(p.read_text()) if TEX.search(t)}
+    terms = json.loads((site / "terms.json").read_text())
+    found.update({f"terms.json: {t}": t for t in strings(terms) if TEX.search(t)})    # its BibTeX is TeX
+    found.update({f"llms.txt: {line}": line for line in (site / "llms.txt").read_text().splitlines()
+                  if TEX.search(line)})
+    assert found == {}
+    description = texts_of_page((site / "terms/function.html").read_text())[1]
+    assert description.endswith("written f: 𝒳 → 𝒴.")            # the formula's characters
+    kmeans = next(t for t in terms["terms"] if t["slug"] == "kmeans")
+    assert kmeans["name"] == "k-means" and kmeans["forms"]["text"] == "k-means" and "√" in kmeans["abstract"]
+    assert len(pages) > 20
+
+
+def test_the_notation_page_shows_the_list_of_symbols_as_mathml(site):
+    text = (site / "notation.html").read_text()
+    rows = [line for line in SYMBOLS.splitlines() if re.match(r"\s*&", line)]
+    symbols = re.findall(r"<dt>(.*?)</dt>\s*<dd>(.*?)</dd>", text, re.S)
+    assert len(symbols) == len(rows) == 4
+    assert all(s.startswith("<math") and "</math>" in s for s, _ in symbols)
+    assert [htmllib.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", text)] == \
+        ["Vectors and Matrices", "Training"]
+    assert 'href="terms/learningrate.html"' in symbols[2][1] and "<math" in symbols[3][1]
+    assert "Robbins" not in text and "\\cite" not in text             # no citations: no references here
+    assert 'href="terms/loss-function.html"' in symbols[3][1]
+
+
+def test_the_abbreviations_page_lists_the_terms_with_short_forms(site, out, catalog):
+    from glossary import notation
+    text = (site / "abbreviations.html").read_text()
+    listed = re.findall(r'<dt id="abbr-([a-z0-9-]+)"><abbr[^>]*>(.*?)</abbr></dt>\s*<dd><a href="terms/([a-z0-9-]+)'
+                        r'\.html">(.*?)</a></dd>', text)
+    forms = json.loads((out / "results/forms.json").read_text())
+    expected = [(r["slug"], r["short"], r["slug"], r["long"]) for r in notation.abbreviations(catalog, forms)]
+    assert [(a, htmllib.unescape(b), c, htmllib.unescape(d)) for a, b, c, d in listed] == expected
+    assert ("gd", "GD", "gd", "gradient descent") in expected and "matrix" not in {e[0] for e in expected}
+
+
+def test_notation_and_abbreviations_are_linked_from_every_page_and_in_the_sitemap(site, out):
+    for page in sorted(site.rglob("*.html")):
+        nav = re.search(r'<nav aria-label="Site">(.*?)</nav>', page.read_text()).group(1)
+        for name in ("notation.html", "abbreviations.html"):
+            href = re.search(rf'href="([./]*{name})"', nav)
+            assert href, f"{page.relative_to(site)} does not link to {name}"
+            assert (page.parent / href.group(1)).resolve() == (site / name).resolve()
+    sitemap = (site / "sitemap.xml").read_text()
+    assert "<loc>notation.html</loc>" in sitemap or "notation.html</loc>" in sitemap
+    assert "abbreviations.html</loc>" in sitemap
+    assert " 0 dead" in (out / "results/links/report.txt").read_text().splitlines()[0]

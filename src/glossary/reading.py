@@ -113,15 +113,21 @@ def text_of(prose_html, math=False):
     return " ".join("".join(parser.parts).split())
 
 
-def forms_text(forms, title):
-    """The forms of an entry's name that differ from its title, as one field."""
+def other_forms(forms, title):
+    """The forms of an entry's name that differ from its title (as text: results/forms.json), in
+    FORM_KEYS' order."""
     seen, out = {title.lower()}, []
     for key in FORM_KEYS:
         value = (forms or {}).get(key)
         if value and value.lower() not in seen:
             seen.add(value.lower())
             out.append(value)
-    return " ".join(out)
+    return out
+
+
+def forms_text(forms, title):
+    """The forms of an entry's name that differ from its title, as one field."""
+    return " ".join(other_forms(forms, title))
 
 
 def shortened(text, limit=160):
@@ -140,6 +146,7 @@ def search_documents(catalog, prose, forms):
     for row in catalog["entries"]:
         slug = row["slug"]
         docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
+                     "form_list": other_forms(forms.get(slug), row["title"]),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
                      "shown": shortened(text_of(row.get("summary_html") or html.escape(row["summary"] or ""),
                                                 math=True)),
@@ -201,8 +208,9 @@ def as_script(name, value):
 
 
 def search_script(docs, lang="en"):
-    """search-index.js: the index and, for each result, its page, name, section and summary."""
-    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["forms"]] for d in docs]
+    """search-index.js: the index and, for each result, its page, name, section, summary and the other
+    forms of its name (reading.js ranks a name or form typed whole first, then one it starts)."""
+    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"]] for d in docs]
     return as_script("GLOSSARY_SEARCH", {"index": search_index(docs, lang), "docs": shown})
 
 

@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path, PurePath
 
-from glossary import citations, eqnumbers, labelrefs, prose
+from glossary import citations, eqnumbers, labelrefs, plaintext, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -89,11 +89,7 @@ def titles(asts, by_slug):
         return {}
     bodies = {slug: dict(by_slug[slug], body=by_slug[slug]["title"]) for slug in names}
     html, latex = (write_batch(names, fmt, bodies) for fmt in ("html", "latex"))
-    marks = [prose.node("Para", [prose.node("Str", f"@@{slug}@@")]) for slug in names]
-    doc = {"pandoc-api-version": api_version(), "meta": {},
-           "blocks": [b for mark, blocks in zip(marks, names.values()) for b in (mark, *blocks)]}
-    plain = prose.run_pandoc(["-f", "json", "-t", "plain", "--wrap=none"], json.dumps(doc))
-    text = dict(zip(names, (" ".join(t.split()) for t in re.split(r"^@@[^@\n]+@@$", plain, flags=re.M)[1:])))
+    text = plaintext.texts(names)
     return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
             for slug in names}
 
@@ -518,7 +514,7 @@ def render_fresh(entries, facts, context):
         quote = labelrefs.Quote(e["slug"], context["titles"], context.get("words", {}))
         first = without_citations(quote.walk(first_sentence(done[e["slug"]])))
         summaries[e["slug"]] = [prose.node("Plain", first)]
-        results[e["slug"]] = {"refs": walker.refs, "summary": given or " ".join(prose.stringify(first).split()),
+        results[e["slug"]] = {"refs": walker.refs, "summary": given,
                               "unknown": walker.unknown,
                               **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
     for fmt in ("html", "latex", "markdown"):
@@ -527,6 +523,8 @@ def render_fresh(entries, facts, context):
         for slug, text in write_batch(asts_fmt, fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
+    for slug, text in plaintext.texts(derived).items():     # the summary as text: formulas as characters
+        results[slug]["summary"] = text
     for slug in summaries:
         results[slug]["summary_html"] = results[slug]["summary_latex"] = None
     for fmt in ("html", "latex") if derived else ():

@@ -84,6 +84,7 @@ rule favicon:
 rule terms_json:
     input:
         catalog="results/catalog.json",
+        forms="results/forms.json",
         lib=lib("terms_json"),
     output:
         json="results/site/terms.json",

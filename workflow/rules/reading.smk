@@ -1,6 +1,7 @@
 # Reading a large dictionary: a page for each section, the full-text search (a lunr index built
 # here, and the vendored lunr.js), the previews of cross-references and the script that shows
-# them (glossary.reading, docs/reading.md).  Included before the link check, which reads them.
+# them (glossary.reading), the notation and abbreviations pages (glossary.notation); docs/reading.md.
+# Included before the link check, which reads them.
 
 
 rule section_pages:
@@ -27,6 +28,8 @@ rule search_index:
     input:
         catalog="results/catalog.json",
         prose=[f"results/{s}/prose.html" for s in ENTRIES],
+        # the forms of the names as text (rule forms_text)
+        forms="results/forms.json",
         # a language's stemmer: its word characters and stop words are read from lunr-languages' file
         language=[repo(f"templates/vendor/{f}") for f in [reading.language_file(EDITION["lang"])] if f],
         lib=lib("search_index"),
@@ -35,7 +38,6 @@ rule search_index:
     log:
         "logs/reading/search_index.log",
     params:
-        forms={s: e.get("forms", {}) for s, e in ENTRIES.items()},
         lang=EDITION["lang"],
     message:
         "the search index of the terms (lunr)"
@@ -87,3 +89,68 @@ rule reading_scripts:
         "the search and preview scripts, and lunr.js"
     shell:
         "(cp {input.reading} {output.reading} && cp {input.lunr} {output.lunr}) 2> {log}"
+
+
+rule forms_text:
+    input:
+        macros=DICTIONARY["macro_files"],
+        lib=lib("forms_text"),
+    output:
+        json="results/forms.json",
+    log:
+        "logs/reading/forms_text.log",
+    params:
+        entries={s: {"forms": e.get("forms", {}), "body_format": e["body_format"]} for s, e in ENTRIES.items()},
+    message:
+        "the forms of the terms' names as text"
+    script:
+        "../../scripts/forms_text.py"
+
+
+if NOTATION_PAGE:
+
+    rule notation_page:
+        input:
+            symbols=[SYMBOLS_FILE] if SYMBOLS_FILE else [],
+            macros=NOTATION_MACROS,
+            names=dictionary.NAMES,
+            template=repo("templates/notation.html.j2"),
+            base=repo("templates/base.html.j2"),
+            edition=editions.VIEW,
+            lib=lib("notation_page"),
+        output:
+            html="results/site/notation.html",
+        log:
+            "logs/reading/notation.log",
+        params:
+            site_title=DICTIONARY["title"],
+            site=SITE,
+            latex=bool(DICTIONARY["macro_files"]),
+            where=symbols_where(),
+        message:
+            "the notation page"
+        script:
+            "../../scripts/notation_page.py"
+
+
+if ABBREVIATIONS_PAGE:
+
+    rule abbreviations_page:
+        input:
+            catalog="results/catalog.json",
+            forms="results/forms.json",
+            template=repo("templates/abbreviations.html.j2"),
+            base=repo("templates/base.html.j2"),
+            edition=editions.VIEW,
+            lib=lib("abbreviations_page"),
+        output:
+            html="results/site/abbreviations.html",
+        log:
+            "logs/reading/abbreviations.log",
+        params:
+            site_title=DICTIONARY["title"],
+            site=SITE,
+        message:
+            "the abbreviations page"
+        script:
+            "../../scripts/abbreviations_page.py"

@@ -1,0 +1,17 @@
+"""Rule notation_page: notation.html, the dictionary's List of Symbols (or the symbols its macro file
+documents), each symbol and meaning as the pages show formulas and references (glossary.notation)."""
+import sys
+from pathlib import Path
+
+from glossary import jsonio, notation, pages
+
+sys.stderr = open(snakemake.log[0], "w")
+inp, params = snakemake.input, snakemake.params
+sections, macros, documented = notation.notation_sections(inp["symbols"][0] if inp["symbols"] else None,
+                                                          inp["macros"], params["latex"])
+shown = notation.rendered(sections, macros, jsonio.read(inp["names"])["targets"], params["where"])
+template = Path(inp["template"])
+html = pages.environment(template.parent).get_template(template.name).render(
+    site_title=params["site_title"], page=notation.SYMBOLS_PAGE, sections=shown, documented=documented,
+    site=params["site"], **pages.edition_context(inp["edition"]))
+Path(snakemake.output["html"]).write_text(html, encoding="utf-8")
