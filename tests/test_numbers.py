@@ -200,3 +200,11 @@ def test_a_demos_figures_are_numbered_after_the_prose(site):
     assert [x.replace("\u00a0", " ") for x in labels] == ["Figure 1.", "Figure 2."]
     pdf = pdftext(site / "terms" / "leastsquares.pdf")
     assert re.findall(r"Figure (\d+):", pdf) == ["1", "2"]
+
+
+def test_a_pictures_alt_text_is_its_caption_with_its_formulas(site):
+    """The caption as text, its formulas kept (no "of one parameter ," gap), no "Figure N."."""
+    html = prose(site, "leastsquares")
+    alt = unescape(re.search(r'<img src="leastsquares/pictures/1\.svg" alt="([^"]*)"', html)[1])
+    assert alt.startswith("The objective") and "Figure" not in alt
+    assert re.search(r"parameter w, with its minimum at \S*w\S* = 0\$?\.$", alt), alt

@@ -26,7 +26,12 @@ TOKEN = re.compile(r"\\\\|\\(begin|end)\s*\{[^{}]*\}|\\[A-Za-z@]+|\\.|[{}]")
 NO_NUMBER = re.compile(r"\\(nonumber|notag)(?![A-Za-z])")
 TAG = re.compile(r"\\tag(\*?)\s*\{([^{}]*)\}")
 LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
-DISPLAY = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}")
+# An entry's LaTeX starts its own numbering, so that its PDF, the book and its page show the same
+# equation and table numbers (figures: each document's \glossaryentry resets them); the link targets
+# of the book's entries stay apart (hyperref's \theH... names).
+PRINT_RESET = ("\\setcounter{equation}{0}\\setcounter{table}{0}%\n"
+               "\\def\\theHequation{\\arabic{glossaryentry}.\\arabic{equation}}%\n"
+               "\\def\\theHtable{\\arabic{glossaryentry}.\\arabic{table}}%")
 
 
 def row_spans(env, body):

@@ -33,6 +33,11 @@ def title_text(title):
 OTHER = "xref-page:"     # the address of another entry's label: "xref-page:<slug>#<label>" (glossary.render.address)
 
 
+def named_text(shown, slug, titles, words):
+    """A number named by its entry inside a formula's \\text{}: "(1) of gradient descent"."""
+    return f"{shown} {words.get('of', 'of')} {title_text(titles.get(slug))}"
+
+
 def named_ref(shown, slug, label, titles, words):
     """A reference to a label of another entry (or, in a quote, of the quoted entry): the number its
     target shows, named by its entry ("(1) of gradient descent"), one link to its place there.  Its
@@ -109,8 +114,9 @@ class Quote:
     the prose as in a formula; a quoted display shows no equation numbers nor anchors, a quoted
     caption no "Figure N." label."""
 
-    def __init__(self, slug, titles, words):
-        self.slug, self.titles, self.words = slug, titles, words
+    def __init__(self, slug, context):
+        """context: the prose job's ("titles": {slug: title}, "words": the edition's own words)."""
+        self.slug, self.titles, self.words = slug, context["titles"], context.get("words", {})
 
     def walk(self, value):
         if isinstance(value, list):
@@ -141,7 +147,7 @@ class Quote:
         links, renamed = [], {}
         for target, text in json.loads(attrs.get("data-xrefs", "[]")):
             if target.startswith("#"):
-                renamed[text] = f"{text} {self.words.get('of', 'of')} {title_text(self.titles.get(self.slug))}"
+                renamed[text] = named_text(text, self.slug, self.titles, self.words)
                 target, text = f"{self.slug}{target}", renamed[text]
             links.append([target, text])
 

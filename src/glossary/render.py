@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path, PurePath
 
-from glossary import citations, eqnumbers, labelrefs, plaintext, prose
+from glossary import alttext, citations, eqnumbers, labelrefs, plaintext, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -197,8 +197,7 @@ class EntryPass(prose.Pass):
                     self.error(re.escape(label), f"\\eqref{{{label}}}: no equation has this label; fix the label")
                 numbers[text] = f"({found['number']})"
                 if found["slug"] != self.entry["slug"]:     # another entry's equation: named by its entry
-                    title = labelrefs.title_text(self.titles.get(found["slug"]))
-                    numbers[text] += f" {self.words.get('of', 'of')} {title}"
+                    numbers[text] = labelrefs.named_text(numbers[text], found["slug"], self.titles, self.words)
                     target = f"{found['slug']}{target}"
                 text = numbers[text]
             links.append([target, text])
@@ -511,16 +510,16 @@ def render_fresh(entries, facts, context):
         done[e["slug"]] = blocks + references_block(refs, e["slug"],
                                                     context.get("words", {}).get("References", "References"))
         given = e.get("summary")
-        quote = labelrefs.Quote(e["slug"], context["titles"], context.get("words", {}))
-        first = without_citations(quote.walk(first_sentence(done[e["slug"]])))
+        first = without_citations(labelrefs.Quote(e["slug"], context).walk(first_sentence(done[e["slug"]])))
         summaries[e["slug"]] = [prose.node("Plain", first)]
         results[e["slug"]] = {"refs": walker.refs, "summary": given,
                               "unknown": walker.unknown,
                               **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
+    reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
+    shown = {"html": alttext.with_alt(done, caption_text, api_version()),
+             "latex": {slug: reset + blocks for slug, blocks in done.items()}}
     for fmt in ("html", "latex", "markdown"):
-        asts_fmt = {slug: [prose.node("RawBlock", ["latex", RESET])] + blocks for slug, blocks in done.items()} \
-            if fmt == "latex" else done
-        for slug, text in write_batch(asts_fmt, fmt, by_slug, context["markdown_macros"]).items():
+        for slug, text in write_batch(shown.get(fmt, shown["html"]), fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
     for slug, text in plaintext.texts(derived).items():     # the summary as text: formulas as characters
@@ -530,10 +529,8 @@ def render_fresh(entries, facts, context):
     for fmt in ("html", "latex") if derived else ():
         for slug, text in write_batch(derived, fmt, by_slug).items():
             results[slug][f"summary_{fmt}"] = text.strip()
-    words = context.get("words", {})
     sentences = {f"{slug}{REFERS}{target}":
-                 [prose.node("Plain", without_citations(labelrefs.Quote(slug, context["titles"], words).walk(inlines),
-                                                        keep_refs=True))]
+                 [prose.node("Plain", without_citations(labelrefs.Quote(slug, context).walk(inlines), keep_refs=True))]
                  for slug in done for target, inlines in referring_sentences(done[slug], slug).items()}
     for slug in done:
         results[slug]["contexts"] = {}
@@ -545,12 +542,10 @@ def render_fresh(entries, facts, context):
     return results
 
 
-# An entry's LaTeX starts its own numbering, so that its PDF, the book and its page show the same
-# equation and table numbers (figures: each document's \glossaryentry resets them); the link targets
-# of the book's entries stay apart (hyperref's \theH... names).
-RESET = ("\\setcounter{equation}{0}\\setcounter{table}{0}%\n"
-         "\\def\\theHequation{\\arabic{glossaryentry}.\\arabic{equation}}%\n"
-         "\\def\\theHtable{\\arabic{glossaryentry}.\\arabic{table}}%")
+def caption_text(inlines):
+    """A caption as its pictures' alt text says it: no "Figure N.", citations or links."""
+    return without_citations([x for x in inlines if not (x["t"] == "Span" and "figure-label" in x["c"][0][1])])
+
 
 REFERS = ">refers>"       # in the keys of one pandoc run's pieces: <entry>>refers><entry it refers to>
 

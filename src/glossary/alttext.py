@@ -1,0 +1,65 @@
+"""The alt text of a figure's pictures and photos: its caption, its formulas kept as text.
+
+A picture (a compiled tikzpicture) or a photo (\\includegraphics) of a LaTeX dictionary has no
+description of its own; its figure's caption says what it shows.  The page's <img alt> and the
+Markdown's image text are that caption as pandoc's plain writer says it: a formula it can write in
+Unicode as such (f(w), (x)_(r ∈ ℕ)), any other as its TeX ($\\overline{\\mathbf{w}}$), never a gap
+("toward the minimizer of ." was what dropping the formulas left).  "Figure N." and citations are not
+part of it; a subfigure's picture takes its own caption.  One pandoc process for a batch.
+"""
+import json
+import re
+
+from glossary import prose
+
+
+def images(figure, found):
+    """The images of a figure (not those of the figures inside it) without alt text: [(image, caption)]."""
+    _, (_, long), body = figure["c"]
+    caption = [x for b in long if b["t"] in ("Plain", "Para") for x in b["c"]]
+
+    def walk(value):
+        if isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            if value.get("t") == "Figure":
+                images(value, found)
+            elif value.get("t") == "Image" and not value["c"][1]:
+                found.append((value, caption))
+            else:
+                walk(value.get("c"))
+    walk(body)
+    return found
+
+
+def figures(value, found):
+    if isinstance(value, list):
+        for v in value:
+            figures(v, found)
+    elif isinstance(value, dict):
+        if value.get("t") == "Figure":
+            images(value, found)
+        else:
+            figures(value.get("c"), found)
+    return found
+
+
+def with_alt(asts, plain_caption, api_version):
+    """A copy of the entries' blocks ({slug: blocks}) whose figure images carry their caption as
+    alt text; plain_caption(inlines) gives the caption's inlines as a summary shows them (no
+    "Figure N.", citations or links); api_version: pandoc's JSON AST version."""
+    asts = json.loads(json.dumps(asts))
+    found = [pair for blocks in asts.values() for pair in figures(blocks, [])]
+    if not found:
+        return asts
+    blocks = []
+    for i, (_, caption) in enumerate(found):
+        blocks += [prose.node("Para", [prose.node("Str", f"@@{i}@@")]), prose.node("Plain", plain_caption(caption))]
+    doc = {"pandoc-api-version": api_version, "meta": {}, "blocks": blocks}
+    text = prose.run_pandoc(["-f", "json", "-t", "plain", "--wrap=none"], json.dumps(doc))
+    texts = [" ".join(t.split()) for t in re.split(r"^@@\d+@@$", text, flags=re.M)[1:]]
+    for (image, _), alt in zip(found, texts):
+        image["c"][1] = [prose.node("Str", alt)] if alt else []
+    return asts
+
