@@ -57,6 +57,17 @@ def test_record_keeps_the_digest_taken_before_the_build(tree):
     assert not stamp.is_fresh(tree)
 
 
+def test_the_named_source_is_part_of_the_digest(tree, tmp_path):
+    """A main .tex and the YAML file beside it read the same folder's files, yet build other sites."""
+    dictionary = tmp_path / "dictionary"
+    dictionary.mkdir()
+    (dictionary / "Main.tex").write_text("\\documentclass{article}\n")
+    (dictionary / "dictionary.yaml").write_text("main: Main.tex\ntitle: Other\n")
+    stamp.record(tree, stamp.source_hashes(stamp.source_roots(tree, dictionary / "Main.tex")))
+    assert stamp.is_fresh(tree, stamp.source_roots(tree, dictionary / "Main.tex"))
+    assert not stamp.is_fresh(tree, stamp.source_roots(tree, dictionary / "dictionary.yaml"))
+
+
 def test_command_line_on_a_built_copy(built, tmp_path):
     root, _ = built
     work = copy_repo(tmp_path / "copy")

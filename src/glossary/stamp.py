@@ -75,7 +75,10 @@ def source_hashes(roots="."):
         return hashes(roots, SOURCES)
     if len(roots) == 1:
         return hashes(roots[0][0], roots[0][1])
-    found = {}
+    # The file the build was named (a main .tex or the YAML file beside it): the same folder's
+    # files build another site from the other one.
+    folder, names = roots[1]
+    found = {"\0source": f"{folder}/{names[0]}"}
     for folder, names in roots:
         found.update({f"{folder}/{rel}": h for rel, h in hashes(folder, names).items()})
     return found
