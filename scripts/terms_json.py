@@ -8,4 +8,4 @@ from glossary import catalog, jsonio, pages
 sys.stderr = open(snakemake.log[0], "w")
 metas = catalog.with_summaries(snakemake.params["metas"], jsonio.read(snakemake.input["catalog"]))
 jsonio.write(snakemake.output["json"], pages.terms_json(
-    snakemake.params["site_title"], metas, snakemake.params["base_url"], snakemake.params["site_url"]))
+    snakemake.params["site"], metas, snakemake.params["base_url"], snakemake.params["site_url"]))

@@ -53,8 +53,8 @@ def render(job, prose_html=None):
         referring={other: pages.accessible_prose(sentence) for other, sentence in params.get("referring", {}).items()},
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
         site=params.get("site", {}),
-        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
-                            "demo" in meta),
+        bibtex=pages.bibtex(slug, meta["title"], dict(params.get("site", {}), title=config["site_title"]),
+                            f"{base}{page}" if base else None, "demo" in meta),
     )
     if "script" in inp:
         context.update(demo_context(inp, slug, config))

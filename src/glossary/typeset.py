@@ -35,13 +35,13 @@ def check_lines(paths):
     return text.rstrip("\n").split("\n") if text.strip() else []
 
 
-def section(slug, meta, prose, checks, site_title, site_url, template_dir):
-    """The LaTeX of one entry's section."""
+def section(slug, meta, prose, checks, site, site_url, template_dir):
+    """The LaTeX of one entry's section; `site`: what the dictionary is (common.smk's SITE)."""
     address = urls(slug, site_url)
     figs = [{"path": f"{slug}/figures/{f['name']}.pdf", "label": f"fig:{slug}:{f['name']}",
              "caption": f["caption"]} for f in meta["figures"]]
     # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
-    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None, "demo" in meta,
+    bibtex = pages.bibtex(slug, meta["title"], site, address["page"] if address else None, "demo" in meta,
                           title_tex=meta["title"] if meta.get("title_latex") else None)
     return environment(template_dir).get_template("section.tex.j2").render(
         slug=slug, entry=meta, prose=prose.strip("\n"), figures=figs, checks=checks,
@@ -53,10 +53,11 @@ def figures_dir(tex_path, site_terms):
     return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
 
 
-def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms, babel=""):
+def entry_document(section_tex, meta, site, site_url, template_dir, tex_path, site_terms, babel=""):
+    """An entry's PDF document; its metadata's author is the dictionary's authors (`site`'s)."""
     return environment(template_dir).get_template("entry.tex.j2").render(
-        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site_title,
-        site_url=site_url, babel=babel,
+        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site["title"],
+        authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel,
         figures_dir=figures_dir(tex_path, site_terms))
 
 
@@ -107,10 +108,10 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                     title_text=title_text)
         entry_checks = check_lines(checks.get(slug, []))
         text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks,
-                       params["site_title"], params["site_url"], template_dir)
+                       params["site"], params["site_url"], template_dir)
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
-        document = entry_document(text, meta, params["site_title"], params["site_url"], template_dir, tex_path,
+        document = entry_document(text, meta, params["site"], params["site_url"], template_dir, tex_path,
                                   params["site_terms"], params.get("babel", ""))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
