@@ -7,5 +7,4 @@ from glossary import catalog, jsonio, pages
 
 sys.stderr = open(snakemake.log[0], "w")
 metas = catalog.with_summaries(snakemake.params["metas"], jsonio.read(snakemake.input["catalog"]))
-Path(snakemake.output["txt"]).write_text(pages.llms_txt(snakemake.params["site_title"], metas,
-                                                                    snakemake.params["summary"]), encoding="utf-8")
+Path(snakemake.output["txt"]).write_text(pages.llms_txt(snakemake.params["site"], metas), encoding="utf-8")

@@ -10,4 +10,4 @@ metas = catalog.with_summaries(snakemake.params["metas"], jsonio.read(snakemake.
 forms = jsonio.read(snakemake.input["forms"])     # the forms as text (rule forms_text)
 metas = {slug: dict(m, forms=forms[slug]) if "forms" in m else m for slug, m in metas.items()}
 jsonio.write(snakemake.output["json"], pages.terms_json(
-    snakemake.params["site_title"], metas, snakemake.params["base_url"], snakemake.params["site_url"]))
+    snakemake.params["site"], metas, snakemake.params["base_url"], snakemake.params["site_url"]))

@@ -119,12 +119,15 @@ def test_code_css_has_both_schemes_scoped_to_code():
     assert rules and all(r.startswith(".code ") for r in rules), [r for r in rules if not r.startswith(".code ")]
 
 
+SITE = {"title": "Site"}
+
+
 def test_bibtex_escapes_and_has_no_date():
-    record = pages.bibtex("a-b", "Mean & variance_{x} 100%", "Site", None)
+    record = pages.bibtex("a-b", "Mean & variance_{x} 100%", SITE, None)
     assert record.startswith("@misc{glossary:a-b,\n") and record.endswith("}\n")
     assert r"Mean \& variance\_\{x\} 100\%" in record
     assert not re.search(r"year|date|month|\d{4}-\d\d", record)
-    assert r"\url{https://x.org/terms/a-b.html}" in pages.bibtex("a-b", "T", "S", "https://x.org/terms/a-b.html")
+    assert r"\url{https://x.org/terms/a-b.html}" in pages.bibtex("a-b", "T", SITE, "https://x.org/terms/a-b.html")
 
 
 def test_neighbours_follow_the_index_order():
@@ -138,7 +141,7 @@ def test_sitemap_and_terms_json_are_sorted():
     xml = pages.sitemap(["terms/b.html", "index.html", "terms/a.html"])
     assert re.findall(r"<loc>(.*?)</loc>", xml) == ["index.html", "terms/a.html", "terms/b.html"]
     meta = {"title": "T", "summary": "S", "figures": [], "preview": "p.png", "see_also": ["z", "y"]}
-    data = pages.terms_json("Site", {"b": meta, "a": meta})
+    data = pages.terms_json(SITE, {"b": meta, "a": meta})
     assert [t["key"] for t in data["terms"]] == ["a", "b"] and data["terms"][0]["see_also"] == ["y", "z"]
     assert data["terms"][0]["url"] == "terms/a.html"
 
@@ -146,10 +149,10 @@ def test_sitemap_and_terms_json_are_sorted():
 def test_terms_json_has_pdf_markdown_and_the_pages_bibtex():
     meta = {"title": "Mean & 100%", "summary": "S", "figures": [], "preview": "p.png", "demo": "mean.py"}
     prose_only = {"title": "Median", "summary": "S", "figures": []}
-    records = pages.terms_json("Site", {"a-b": meta, "c": prose_only}, "", "https://x.org/")["terms"]
+    records = pages.terms_json(SITE, {"a-b": meta, "c": prose_only}, "", "https://x.org/")["terms"]
     record = records[0]
     assert record["pdf"] == "terms/a-b.pdf" and record["markdown"] == "terms/a-b.md"
-    assert record["bibtex"] == pages.bibtex("a-b", "Mean & 100%", "Site", "https://x.org/terms/a-b.html")
+    assert record["bibtex"] == pages.bibtex("a-b", "Mean & 100%", SITE, "https://x.org/terms/a-b.html")
     assert r"Mean \& 100\%" in record["bibtex"] and "reproducible numpy demo" in record["bibtex"]
     # an entry without a demo does not claim one
     assert "Glossary entry}" in records[1]["bibtex"] and "demo" not in records[1]["bibtex"]
@@ -157,14 +160,15 @@ def test_terms_json_has_pdf_markdown_and_the_pages_bibtex():
 
 def test_llms_txt_follows_the_convention():
     metas = {"b": {"title": "Beta", "summary": "Second\nletter."}, "a": {"title": "alpha", "summary": "First."}}
-    text = pages.llms_txt("My site", metas, "What it is,\nin two lines.")
+    site = {"title": "My site", "description": "What it is,\nin two lines."}
+    text = pages.llms_txt(site, metas)
     lines = text.splitlines()
     assert lines[0] == "# My site" and lines[2] == "> What it is, in two lines."
     assert "## Terms" in lines
     terms = lines[lines.index("## Terms") + 2:]
     assert terms == ["- [alpha](terms/a.html): First. Markdown: [terms/a.md](terms/a.md)",
                      "- [Beta](terms/b.html): Second letter. Markdown: [terms/b.md](terms/b.md)"]
-    assert text == pages.llms_txt("My site", dict(reversed(list(metas.items()))), "What it is,\nin two lines.")
+    assert text == pages.llms_txt(site, dict(reversed(list(metas.items()))))
 
 
 # --- the built site -----------------------------------------------------------------

@@ -40,19 +40,21 @@ def load(config, repo):
     source = config.get("source")
     plan = jsonio.read(config["editions"]) if config.get("editions") else None
     if plan:
-        read, extra, view, fallback = load_edition(plan, config["edition"])
+        read, extra, view, fallback, book = load_edition(plan, config["edition"])
     elif source:
+        # texdict costs 20 ms to import: the jobs that import this module do without it
         from glossary import texdict
         read = texdict.load(source)
         extra = read.get("config", {})
+        book = book_of(read["main"], extra)
     if source or plan:
         loaded = {
             "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
             "sections": read["sections"],
-            "title": extra.get("title") or config["site_title"],
+            # never config.yaml's site_title: that names this repository's own entries
+            "title": book["title"],
             "site_url": extra.get("url", ""),
             "attribution": extra.get("attribution"),
-            "license": extra.get("license"),
             "description": extra.get("description") or DICTIONARY_SUMMARY,
             "manifest": extra.get("manifest"),
             "root": read["root"],
@@ -63,19 +65,26 @@ def load(config, repo):
             "labels": read.get("labels", {}),
             "demos": extra.get("demos", {}),
             "language": extra.get("language", "en"),
+            **{k: book[k] for k in BOOK_FIELDS if k != "title"},
         }
         if plan:
             loaded.update(edition_view=view, fallback=fallback)
             if extra.get("bibliography") and not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
                 loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
     else:
+        from glossary import texmeta  # 15 ms to import, as texdict: see above
         loaded = {
             "entries": glossary_entries.load_all(config["entries_dir"], repo / glossary_entries.SCHEMA),
             "sections": [DEFAULT_SECTION],
             "title": config["site_title"],
             "site_url": config.get("site_url", ""),
             "attribution": config.get("attribution"),
-            "license": config.get("license"),
+            "license": texmeta.license_named(config["license"]) if config.get("license") else None,
+            "authors": config.get("authors", []),
+            "year": config.get("year"),
+            "cite_as": None,
+            "imprint": {},
+            "symbols_file": None,
             "description": config["site_description"],
             "manifest": None,
             "root": str(repo),
@@ -96,6 +105,48 @@ def load(config, repo):
     return loaded
 
 
+# What the dictionary model says of the book (glossary.texmeta): its title, its authors, the licence
+# ({"name", "title", "spdx", "url", "notice", "file"} or None), the year, the authors' "please cite
+# as" (LaTeX source or None), its imprint ({"address", "publisher"} read from that, or {}) and the
+# List of Symbols file the main file \inputs (a path or None).
+BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "symbols_file")
+
+
+def book_of(main, fields, fallback=None):
+    """glossary.texmeta.book (the main file's title, authors, licence, ..., each overridden by the
+    YAML file's `fields`), titled by the main file's name when neither gives a title."""
+    from glossary import texmeta  # 15 ms to import, as texdict: see load()
+    book = texmeta.book(main, fields, fallback)
+    book["title"] = book["title"] or Path(main).stem
+    return book
+
+
+def site_facts(loaded):
+    """What every page, feed and PDF says of the dictionary (common.smk's SITE): its title, authors,
+    licence, year and imprint, the attribution line, the description and the address."""
+    facts = {k: loaded[k] for k in BOOK_FIELDS if k not in ("cite_as", "symbols_file")}
+    facts.update(attribution=loaded.get("attribution"), description=loaded["description"],
+                 url=loaded.get("site_url", ""))
+    return {k: v for k, v in facts.items() if v or k == "title"}
+
+
+def title_note(source):
+    """One line when a dictionary's title is its main file's name: neither the main file nor the YAML
+    file gives one (None otherwise, and when they cannot be read: the build then tells why).
+    glossary.build prints it once per build."""
+    from glossary import texdict, texmeta
+    path = Path(source)
+    try:
+        extra = texdict.read_config(path) if path.suffix in (".yaml", ".yml") else {"main": str(path)}
+        if extra.get("title") or texmeta.read(extra["main"])["title"]:
+            return None
+    except (glossary_entries.EntryError, OSError):
+        return None
+    main = Path(extra["main"])
+    return (f"note: {main}: no \\title{{...}}, so the site is titled {main.stem!r}, its file's name; add "
+            "\\title{...} to the main file or title: to a YAML file naming it")
+
+
 # \cite, \citep, \citet, \citeauthor ... with optional [pinpoint]s, and Markdown's [@key; @other].
 LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
                         r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
@@ -104,12 +155,13 @@ MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*
 
 def load_edition(plan, lang):
     """One edition of a build with several (glossary.editions): (its texdict read, its site fields,
-    its view of every edition, its fallback targets).  Every edition is read (0.1 s each) to know
-    which terms and sections each one publishes."""
+    its view of every edition, its fallback targets, its book: glossary.texmeta.book).  Every
+    edition is read (0.1 s each) to know which terms and sections each one publishes."""
     from glossary import editions, texdict
     base_spec = plan["editions"][0]
     base = texdict.load(base_spec["source"])
     base_config = base.get("config", {})
+    book = book_of(base["main"], base_config)
     reads = {base_spec["lang"]: base}
     for spec in plan["editions"][1:]:
         reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
@@ -118,8 +170,9 @@ def load_edition(plan, lang):
     extra = dict(base_config, language=lang)
     if me is not base_spec:
         url = base_config.get("url")
-        extra.update(demos={}, title=me.get("title") or base_config.get("title"),
-                     description=me.get("description") or base_config.get("description"),
+        # a translation's own \title, authors and licence file, else its base's
+        book = book_of(read["main"], {"title": me.get("title")}, fallback=book)
+        extra.update(demos={}, description=me.get("description") or base_config.get("description"),
                      url=f"{url}{me['prefix']}" if url else None, manifest=None,
                      bibliography=str(Path(base["root"]) / base["bibliography"]) if base.get("bibliography") else None)
         titles = me.get("sections") or {}
@@ -139,7 +192,7 @@ def load_edition(plan, lang):
     own = set(read["entries"])
     for e in read["entries"].values():    # a "See also" term the edition lacks is left out of its list
         e["see_also"] = [s for s in e["see_also"] if s in own]
-    return read, extra, view, fallback
+    return read, extra, view, fallback, book
 
 
 def citations_of(entry):

@@ -58,8 +58,8 @@ def render(job, prose_html=None):
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
         prose_figures=len(PROSE_FIGURE.findall(prose_html)),
         site=params.get("site", {}),
-        bibtex=pages.bibtex(slug, meta["title"], config["site_title"], f"{base}{page}" if base else None,
-                            "demo" in meta),
+        bibtex=pages.bibtex(slug, meta["title"], dict(params.get("site", {}), title=config["site_title"]),
+                            f"{base}{page}" if base else None, "demo" in meta),
     )
     if "script" in inp:
         context.update(demo_context(inp, slug, config))

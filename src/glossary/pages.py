@@ -81,16 +81,35 @@ def bib(text):
     return "".join(BIB_SPECIAL.get(c, c) for c in str(text))
 
 
-def bibtex(slug, title, site_title, url=None, demo=True, title_tex=None):
-    """A BibTeX @misc record for an entry: its key is the slug, nothing from the clock.  title_tex: the
-    title as TeX already (a dictionary's name with math in it), written as it is."""
-    fields = [("author", "{" + bib(site_title) + "}"),
+def bibtex(slug, title, site, url=None, demo=True, title_tex=None):
+    """A BibTeX @misc record for an entry of the dictionary `site` (common.smk's SITE: its "title",
+    "authors", "year" and "imprint"): its key is the slug, nothing from the clock.  The author is
+    the dictionary's authors (no author field when it names none), never its title; the title is the
+    entry's (title_tex: the title as TeX already, a dictionary's name with math in it, written as it
+    is); where it is published is the dictionary, with the imprint its authors cite it with."""
+    published = r"In \emph{" + bib(site["title"]) + "}"
+    imprint = site.get("imprint") or {}
+    if imprint:
+        published += f", {bib(imprint['address'])}: {bib(imprint['publisher'])}"
+    if url:
+        published += r", \url{" + url + "}"
+    fields = [("author", " and ".join(bib(a) for a in site["authors"])) if site.get("authors") else None,
               ("title", "{" + (title_tex or bib(title)) + "}"),
-              ("howpublished", r"\url{" + url + "}" if url else bib(site_title)),
+              ("howpublished", published),
+              ("year", str(site["year"])) if site.get("year") else None,
               ("note", "Glossary entry with a reproducible numpy demo" if demo else "Glossary entry")]
+    fields = [f for f in fields if f]
     width = max(len(k) for k, _ in fields)
     body = "".join(f"  {k.ljust(width)} = {{{v}}},\n" for k, v in fields)
     return f"@misc{{glossary:{slug},\n{body}}}\n"
+
+
+def about(site):
+    """What terms.json says of the dictionary itself: its title, authors, year and licence."""
+    licence = site.get("license")
+    return {"site": site["title"], "title": site["title"], "authors": site.get("authors", []),
+            "year": site.get("year"),
+            "license": {k: licence[k] for k in ("name", "title", "spdx", "url", "notice")} if licence else None}
 
 
 def neighbours(others, slug):
@@ -100,7 +119,7 @@ def neighbours(others, slug):
     return (others[i - 1] if i > 0 else None), (others[i + 1] if i + 1 < len(others) else None)
 
 
-def term_record(slug, meta, base="", site_title="", site_url=""):
+def term_record(slug, meta, site, base="", site_url=""):
     """What terms.json says of one entry; URLs relative to the site's root (or on `base`). Its
     `bibtex` is the record the entry's page shows (on `site_url`, as the page's is)."""
     terms = f"{base}terms/{slug}"
@@ -111,7 +130,7 @@ def term_record(slug, meta, base="", site_title="", site_url=""):
               "section": meta.get("section", "main"), "forms": meta.get("forms", {}),
               "see_also": sorted(meta.get("see_also", [])), "url": f"{terms}.html",
               "figures": figures, "pdf": f"{terms}.pdf", "markdown": f"{terms}.md",
-              "bibtex": bibtex(slug, meta["title"], site_title,
+              "bibtex": bibtex(slug, meta["title"], site,
                                f"{site_url}terms/{slug}.html" if site_url else None, "demo" in meta)}
     if "demo" in meta:
         record.update(demo=f"{terms}.py", notebook=f"{terms}.ipynb", preview=f"{terms}/{meta['preview']}")
@@ -120,22 +139,39 @@ def term_record(slug, meta, base="", site_title="", site_url=""):
     return record
 
 
-def terms_json(site_title, metas, base="", site_url=""):
-    """The whole terms.json: every entry, sorted by key."""
-    return {"site": site_title,
-            "terms": [term_record(slug, metas[slug], base, site_title, site_url) for slug in sorted(metas)]}
+def terms_json(site, metas, base="", site_url=""):
+    """The whole terms.json: what the dictionary is (about()), then every entry, sorted by key."""
+    return {**about(site), "terms": [term_record(slug, metas[slug], site, base, site_url) for slug in sorted(metas)]}
 
 
-def llms_txt(site_title, metas, summary):
-    """site/llms.txt (the llms.txt convention: a title, a summary, then lists of links): each term's
-    page and its Markdown source, alphabetical by title; addresses relative to the site's root."""
+def credit(site):
+    """The dictionary's title, authors, year and licence, in one line of text ("" when it names
+    neither authors nor a licence)."""
+    names, licence = site.get("authors") or [], site.get("license")
+    if not names and not licence:
+        return ""
+    text = site["title"]
+    if names:
+        text += " by " + (f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0])
+    text += f", {site['year']}." if site.get("year") else "."
+    if licence:
+        named = licence["title"] + (f" ({licence['name']})" if licence["name"] != licence["title"] else "")
+        text += f" Published under {named}" + (f", {licence['url']}." if licence["url"] else ".")
+    return text
+
+
+def llms_txt(site, metas):
+    """site/llms.txt (the llms.txt convention: a title, a summary, then lists of links): who wrote the
+    dictionary and its licence, then each term's page and its Markdown source, alphabetical by title;
+    addresses relative to the site's root."""
     def line(text):
         return " ".join(str(text).split())     # one line each, whatever the YAML held
     from glossary.layout import title_order
     rows = sorted(metas.items(), key=lambda kv: title_order(kv[0], kv[1]["title"]))
     terms = "".join(f"- [{line(m['title'])}](terms/{slug}.html): {line(m['summary'])} "
                     f"Markdown: [terms/{slug}.md](terms/{slug}.md)\n" for slug, m in rows)
-    return (f"# {line(site_title)}\n\n> {line(summary)}\n\n"
+    credited = f"{line(credit(site))}\n\n" if credit(site) else ""
+    return (f"# {line(site['title'])}\n\n> {line(site['description'])}\n\n{credited}"
             "Each term's prose is published as Markdown beside its page (numbers filled in from the run, "
             "formulas in LaTeX with the notation package's macros expanded). The whole dictionary is "
             "[dictionary.pdf](dictionary.pdf), each term also as terms/<slug>.pdf. "

@@ -722,12 +722,14 @@ def dictionary_context(source, config, repo):
     {"context": render_batch's context, "catalog": results/catalog.json, "backlinks": the sentences
     results/backlinks/ holds, "site": the page's parameters {"title", "base_url", "site",
     "colab_prefix"} as workflow/rules/common.smk sets them}."""
-    from glossary import catalog, jsonio, pagejob, texdict
+    from glossary import catalog, dictionary, jsonio, pagejob, texdict
     extra = texdict.read_config(Path(source)) if Path(source).suffix in (".yaml", ".yml") else {}
     main = Path(extra.get("main", source))
     macro_files = [main.parent / rel for rel in texdict.Reader(main).read()["macro_files"]]
-    site = {"title": extra.get("title") or config["site_title"], "base_url": extra.get("url", ""),
-            "site": {k: extra[k] for k in ("attribution", "license") if extra.get(k)},
+    facts = dictionary.site_facts(dict(dictionary.book_of(main, extra), attribution=extra.get("attribution"),
+                                       description=extra.get("description") or dictionary.DICTIONARY_SUMMARY,
+                                       site_url=extra.get("url", "")))
+    site = {"title": facts["title"], "base_url": extra.get("url", ""), "site": facts,
             "colab_prefix": config["colab_prefix"]}
     return {"context": pagejob.dictionary_context(macro_files, repo),
             "catalog": jsonio.read(Path("results/catalog.json")), "backlinks": catalog.last_backlinks(),

@@ -81,18 +81,19 @@ def figures_dir(tex_path, site_terms):
     return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
 
 
-def entry_document(section_tex, meta, site_title, site_url, template_dir, tex_path, site_terms, babel="",
+def entry_document(section_tex, meta, site, site_url, template_dir, tex_path, site_terms, babel="",
                    words_=None):
     """An entry's PDF: its section under its title (a link to its page when the site has an address),
-    then how to cite it and where it is online."""
+    then how to cite it and where it is online; `site`: what the dictionary is (common.smk's SITE),
+    whose authors are the PDF's author."""
     slug = meta["slug"]
     address = urls(slug, site_url)
     # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
-    bibtex = pages.bibtex(slug, meta["title"], site_title, address["page"] if address else None, "demo" in meta,
+    bibtex = pages.bibtex(slug, meta["title"], site, address["page"] if address else None, "demo" in meta,
                           title_tex=meta["title"] if meta.get("title_latex") else None)
     return environment(template_dir).get_template("entry.tex.j2").render(
-        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site_title,
-        site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"), urls=address, demo="demo" in meta,
+        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site["title"],
+        authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"), urls=address, demo="demo" in meta,
         words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
 
 
@@ -193,7 +194,7 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                        see_also(entry.get("see_also", []), catalog), params.get("words"))
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
-        document = entry_document(text, meta, params["site_title"], params["site_url"], template_dir, tex_path,
+        document = entry_document(text, meta, params["site"], params["site_url"], template_dir, tex_path,
                                   params["site_terms"], params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]

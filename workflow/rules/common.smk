@@ -49,10 +49,9 @@ TEX_VERSIONS = latex.versions()
 # URLs are relative to the site's root unless config.yaml names where it is served
 # (`site_url`, ending in "/"): then the BibTeX records and sitemap.xml use it.
 BASE_URL = DICTIONARY["site_url"]
-# What every page's footer says of the source: the attribution line and the license (when given);
-# what the index and llms.txt say the site is.
-SITE = {k: DICTIONARY[k] for k in ("attribution", "license") if DICTIONARY.get(k)}
-SITE["description"] = DICTIONARY["description"]
+# What every page's footer, the feeds and the "Cite this entry" records say of the dictionary: its
+# title, authors, licence, year and imprint, the attribution line; what the index and llms.txt say it is.
+SITE = dictionary.site_facts(DICTIONARY)
 
 
 onstart:

@@ -25,8 +25,7 @@ rule llms_txt:
         "logs/llms_txt/llms_txt.log",
     params:
         metas=all_metas,
-        site_title=DICTIONARY["title"],
-        summary=SITE["description"],
+        site=SITE,
     message:
         "llms.txt"
     script:
@@ -95,7 +94,7 @@ rule terms_json:
         # relative to the site's root: the site works under any prefix
         base_url="",
         site_url=BASE_URL,
-        site_title=DICTIONARY["title"],
+        site=SITE,
     message:
         "terms.json"
     script:

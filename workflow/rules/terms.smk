@@ -122,7 +122,7 @@ for batch, slugs in BATCHES.items():
         log:
             f"logs/print/{batch}.log",
         params:
-            site_title=DICTIONARY["title"],
+            site=SITE,
             site_url=BASE_URL,
             site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
