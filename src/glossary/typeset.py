@@ -93,7 +93,8 @@ def entry_document(section_tex, meta, site, site_url, template_dir, tex_path, si
                           title_tex=meta["title"] if meta.get("title_latex") else None)
     return environment(template_dir).get_template("entry.tex.j2").render(
         section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site["title"],
-        authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"), urls=address, demo="demo" in meta,
+        authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"),
+        urls=address, demo="demo" in meta,
         words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
 
 
