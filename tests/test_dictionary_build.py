@@ -359,7 +359,7 @@ def test_gls_inside_a_formula_is_a_link_in_the_term_pdf(site, terms):
 
 
 def test_gls_inside_text_of_a_formula_is_a_link_inside_the_mathml(site, terms):
-    inside = [(key, m) for key in terms for m in re.finditer(r"\\text\{[^$]*?\\gls\{([^{}]*)\}", terms[key]["body"])]
+    inside = [(key, m) for key in terms for m in re.finditer(r"\\text\{[^{}$]*?\\gls\{([^{}]*)\}", terms[key]["body"])]
     assert inside, "the fixture has no \\gls inside \\text{} of a formula"
     for key, m in inside:
         target = m.group(1)
