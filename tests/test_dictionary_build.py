@@ -363,7 +363,7 @@ def test_gls_inside_a_formula_is_a_link_in_the_term_pdf(site, terms):
 
 
 def test_gls_inside_text_of_a_formula_is_a_link_inside_the_mathml(site, terms):
-    inside = [(key, m) for key in terms for m in re.finditer(r"\\text\{[^$]*?\\gls\{([^{}]*)\}", terms[key]["body"])]
+    inside = [(key, m) for key in terms for m in re.finditer(r"\\text\{[^{}$]*?\\gls\{([^{}]*)\}", terms[key]["body"])]
     assert inside, "the fixture has no \\gls inside \\text{} of a formula"
     for key, m in inside:
         target = m.group(1)
@@ -436,8 +436,10 @@ def test_equation_and_figure_references(site):
     datapoint = page(site, "datapoint")
     assert ("#fig:datapoint-photo", "1") in [(a["href"], a["text"]) for a in datapoint.links]
     assert "fig:datapoint-photo" in datapoint.ids
-    # a \ref to another term's figure goes to that term's page
-    assert ("gd.html#fig:gd-steps", "1") in [(a["href"], a["text"]) for a in page(site, "learningrate").links]
+    # a \ref to another term's figure goes to that term's page, and names the term
+    assert ("gd.html#fig:gd-steps", "1 of gradient descent (GD)") in \
+        [(a["href"], words(a["text"])) for a in page(site, "learningrate").links]
+    assert "Fig. 1 of gradient descent (GD)" in words(pdftotext(site / "terms" / "learningrate.pdf"))
 
 
 FORMULA = re.compile(r"\$[^$]*\$")
@@ -466,6 +468,8 @@ def test_eqref_inside_a_formula_is_the_equation_number_linked(site, terms):
     for key, label in inside:
         owner, number = numbers[label]
         href = ("" if owner == key else f"{slug_of(owner)}.html") + f"#{label}"
+        # another term's equation is named by its term
+        number = number if owner == key else f"{number} of {terms[owner]['fields']['name']}"
         in_math = [(a["href"], words(a["text"])) for a in page(site, slug_of(key)).links
                    if a["mtext"] and "ref" in a["class"]]
         assert (href, number) in in_math, (key, label)
@@ -474,7 +478,7 @@ def test_eqref_inside_a_formula_is_the_equation_number_linked(site, terms):
         assert label not in pdf and number in pdf, (key, label)
     # in the book every \eqref, in prose or in a formula, is a link showing the number
     everywhere = [label for key in terms for label in EQREF.findall(prose_of(terms[key]["body"]))]
-    book = [text.strip(".,;:") for _, text in pdf_links(site / "dictionary.pdf")]
+    book = [text.strip(".,;:").split(" of ")[0] for _, text in pdf_links(site / "dictionary.pdf")]
     assert sorted(t for t in book if re.fullmatch(r"\(\d+\)", t)) == sorted(numbers[label][1] for label in everywhere)
 
 

@@ -78,15 +78,11 @@ def is_xref(x, slug):
 
 def latex_ref(link):
     """A named reference in the print edition: the number a link to the label (the book has it; an
-    entry's PDF shows it unlinked), the entry's name \\glossaryref's link to the entry."""
-    slug, label = target(link)
+    entry's PDF shows it unlinked), then the words that name the entry."""
+    label = target(link)[1]
     number, rest = link["c"][1][:1], link["c"][1][1:]
-    out = [prose.node("RawInline", ["latex", f"\\hyperref[{label}]{{"]), *number,
-           prose.node("RawInline", ["latex", "}"])]
-    if len(rest) > 3:
-        out += [*rest[:3], prose.node("RawInline", ["latex", f"\\glossaryref{{{slug}}}{{"]), *rest[3:],
-                prose.node("RawInline", ["latex", "}"])]
-    return prose.node("Span", [["", [], []], out])
+    return prose.node("Span", [["", [], []], [prose.node("RawInline", ["latex", f"\\hyperref[{label}]{{"]), *number,
+                                              prose.node("RawInline", ["latex", "}"]), *rest]])
 
 
 def in_text(tex, old, new):
