@@ -147,6 +147,7 @@ def search_documents(catalog, prose, forms):
         slug = row["slug"]
         docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
                      "form_list": other_forms(forms.get(slug), row["title"]),
+                     "referrers": len(catalog.get("referenced_by", {}).get(slug, [])),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
                      "shown": shortened(text_of(row.get("summary_html") or html.escape(row["summary"] or ""),
                                                 math=True)),
@@ -208,9 +209,10 @@ def as_script(name, value):
 
 
 def search_script(docs, lang="en"):
-    """search-index.js: the index and, for each result, its page, name, section, summary and the other
-    forms of its name (reading.js ranks a name or form typed whole first, then one it starts)."""
-    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"]] for d in docs]
+    """search-index.js: the index and, for each result, its page, name, section, summary, the other
+    forms of its name and how many terms refer to it (reading.js ranks a name or form typed whole
+    first, then one it starts, then one that holds it; within these, the term more often referred to)."""
+    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"], d["referrers"]] for d in docs]
     return as_script("GLOSSARY_SEARCH", {"index": search_index(docs, lang), "docs": shown})
 
 
