@@ -78,14 +78,13 @@ def section_page(section_id):
 # --- the text of a page, as the search reads it ------------------------------------------------------
 
 class _Text(HTMLParser):
-    """The text of prose HTML without its formulas (MathML is markup, not words; or, with math=True,
-    the characters the formula shows, without its TeX annotation), its figures' pictures, and its
-    list of references (the bibliography is not the definition)."""
+    """The text of prose HTML without its formulas (MathML is markup, not words), its figures'
+    pictures, and its list of references (the bibliography is not the definition)."""
+    SKIP = {"script", "style", "svg", "math"}
 
-    def __init__(self, math=False):
+    def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts, self.skip = [], []
-        self.SKIP = {"script", "style", "svg"} | ({"annotation", "annotation-xml"} if math else {"math"})
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -105,9 +104,9 @@ class _Text(HTMLParser):
             self.parts.append(data)
 
 
-def text_of(prose_html, math=False):
-    """Prose HTML as plain text for the index: one line, formulas (unless math) and references left out."""
-    parser = _Text(math)
+def text_of(prose_html):
+    """Prose HTML as plain text for the index: one line, formulas and references left out."""
+    parser = _Text()
     parser.feed(prose_html)
     parser.close()
     return " ".join("".join(parser.parts).split())
@@ -149,8 +148,8 @@ def search_documents(catalog, prose, forms):
                      "form_list": other_forms(forms.get(slug), row["title"]),
                      "referrers": len(catalog.get("referenced_by", {}).get(slug, [])),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
-                     "shown": shortened(text_of(row.get("summary_html") or html.escape(row["summary"] or ""),
-                                                math=True)),
+                     # the summary as text (glossary.plaintext: a formula as its characters)
+                     "shown": shortened(" ".join((row["summary"] or "").split())),
                      "body": text_of(prose.get(slug, "")),
                      "section": titles.get(row["section"], row["section"])})
     return docs
