@@ -100,8 +100,10 @@
       if (name.indexOf(typed) === 0 || forms.some(function (f) { return f.indexOf(typed) === 0; })) return 1;
       return (" " + name + " ").indexOf(" " + typed) >= 0 ? 2 : 3;
     }
-    return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), i: i}; })
-      .sort(function (a, b) { return a.rank - b.rank || a.i - b.i; })
+    // Within the ranks of names, the term the dictionary refers to more often first (gradient descent
+    // before gradient boosting); then lunr's score.
+    return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), refs: docs[+r.ref][5] || 0, i: i}; })
+      .sort(function (a, b) { return a.rank - b.rank || (a.rank < 3 ? b.refs - a.refs : 0) || a.i - b.i; })
       .slice(0, 10).map(function (r) { return r.ref; });
   }
 

@@ -307,7 +307,8 @@ def test_sitemap_lists_every_page(built):
     assert base.startswith("https://")      # the sitemap protocol wants absolute addresses
     pages_ = ["index.html"] + [f"terms/{p.name}" for p in entry_pages(site)]
     pages_ += [f"sections/{p.name}" for p in (site / "sections").glob("*.html")]     # docs/reading.md
-    assert "sections/main.html" in pages_
+    pages_ += [p for p in ("notation.html", "abbreviations.html") if (site / p).is_file()]   # notation.sty's
+    assert "sections/main.html" in pages_ and "notation.html" in pages_
     assert locs == sorted(locs) == sorted(base + p for p in pages_)
     assert not tree.getroot().findall(".//s:lastmod", ns)
 

@@ -167,14 +167,16 @@ class Pages:
                              "href": self.href(lang, f"terms/{slug}.html", here)})
         return sorted(rows, key=lambda r: (r["title"].lower(), r["lang"]))
 
-    def outside(self):
+    def outside(self, pages=()):
         """The whole-site paths of the other editions' pages this edition's pages may link to
-        (the link check's allowance: they are published by the other editions' runs)."""
+        (the link check's allowance: they are published by the other editions' runs); `pages`:
+        more pages every edition publishes (the notation and abbreviations pages)."""
         paths = set()
         for e in self.view["editions"]:
             if e["lang"] == self.lang:
                 continue
             paths.add(e["prefix"] + "index.html")
+            paths |= {e["prefix"] + p for p in pages}
             paths |= {f"{e['prefix']}terms/{s}.html" for s in self.terms.get(e["lang"], ())}
             paths |= {f"{e['prefix']}terms/{s}.md" for s in self.terms.get(e["lang"], ())}
             paths |= {f"{e['prefix']}sections/{s}.html" for s in self.sections.get(e["lang"], ())}

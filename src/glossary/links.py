@@ -107,11 +107,16 @@ def read_html(path):
     return ids, found
 
 
+# terms.json's fields of text, not addresses (a form "i.i.d.s" reads like a file name).
+TEXT_FIELDS = {"name", "abstract", "forms", "caption", "alt"}
+
+
 def json_addresses(value):
-    """Every string of a JSON document that is an address."""
+    """Every string of a JSON document that is an address (not in its fields of text)."""
     if isinstance(value, dict):
-        for v in value.values():
-            yield from json_addresses(v)
+        for k, v in value.items():
+            if k not in TEXT_FIELDS:
+                yield from json_addresses(v)
     elif isinstance(value, list):
         for v in value:
             yield from json_addresses(v)

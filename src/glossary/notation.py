@@ -193,11 +193,13 @@ def rendered(sections, macros, targets, path=""):
         print(f"note: {path}: a formula of the List of Symbols does not convert to MathML and shows as TeX: "
               f"{formula} ({' '.join(message.split())[:120]})", file=sys.stderr)
 
-    def shown(slug, inline=True):
+    def shown(slug):
+        """The piece's HTML, without its <p> when it is one paragraph (a heading's, a list item's)."""
         piece = from_site_root(pieces[slug]).strip() if slug else ""
-        return re.sub(r"^<p>(.*)</p>$", r"\1", piece, flags=re.S) if inline else piece
+        one = piece.startswith("<p>") and piece.endswith("</p>") and piece.count("<p>") == 1
+        return piece[3:-4] if one else piece
     return [{"title": shown(p["title"]), "id": f"symbols-{i + 1}",
-             "rows": [{"symbol": shown(r["symbol"]), "name": r["name"], "meaning": shown(r["meaning"], False)}
+             "rows": [{"symbol": shown(r["symbol"]), "name": r["name"], "meaning": shown(r["meaning"])}
                       for r in p["rows"]]}
             for i, p in enumerate(plan)]
 

@@ -78,14 +78,13 @@ def section_page(section_id):
 # --- the text of a page, as the search reads it ------------------------------------------------------
 
 class _Text(HTMLParser):
-    """The text of prose HTML without its formulas (MathML is markup, not words; or, with math=True,
-    the characters the formula shows, without its TeX annotation), its figures' pictures, and its
-    list of references (the bibliography is not the definition)."""
+    """The text of prose HTML without its formulas (MathML is markup, not words), its figures'
+    pictures, and its list of references (the bibliography is not the definition)."""
+    SKIP = {"script", "style", "svg", "math"}
 
-    def __init__(self, math=False):
+    def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts, self.skip = [], []
-        self.SKIP = {"script", "style", "svg"} | ({"annotation", "annotation-xml"} if math else {"math"})
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -105,9 +104,9 @@ class _Text(HTMLParser):
             self.parts.append(data)
 
 
-def text_of(prose_html, math=False):
-    """Prose HTML as plain text for the index: one line, formulas (unless math) and references left out."""
-    parser = _Text(math)
+def text_of(prose_html):
+    """Prose HTML as plain text for the index: one line, formulas and references left out."""
+    parser = _Text()
     parser.feed(prose_html)
     parser.close()
     return " ".join("".join(parser.parts).split())
@@ -147,9 +146,10 @@ def search_documents(catalog, prose, forms):
         slug = row["slug"]
         docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
                      "form_list": other_forms(forms.get(slug), row["title"]),
+                     "referrers": len(catalog.get("referenced_by", {}).get(slug, [])),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
-                     "shown": shortened(text_of(row.get("summary_html") or html.escape(row["summary"] or ""),
-                                                math=True)),
+                     # the summary as text (glossary.plaintext: a formula as its characters)
+                     "shown": shortened(" ".join((row["summary"] or "").split())),
                      "body": text_of(prose.get(slug, "")),
                      "section": titles.get(row["section"], row["section"])})
     return docs
@@ -208,9 +208,10 @@ def as_script(name, value):
 
 
 def search_script(docs, lang="en"):
-    """search-index.js: the index and, for each result, its page, name, section, summary and the other
-    forms of its name (reading.js ranks a name or form typed whole first, then one it starts)."""
-    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"]] for d in docs]
+    """search-index.js: the index and, for each result, its page, name, section, summary, the other
+    forms of its name and how many terms refer to it (reading.js ranks a name or form typed whole
+    first, then one it starts, then one that holds it; within these, the term more often referred to)."""
+    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"], d["referrers"]] for d in docs]
     return as_script("GLOSSARY_SEARCH", {"index": search_index(docs, lang), "docs": shown})
 
 

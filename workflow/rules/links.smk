@@ -21,7 +21,7 @@ rule links:
         entries={slug: e["path"] for slug, e in ENTRIES.items()},
         # a language edition: where its folder is in the whole site, and the other editions' pages
         prefix=EDITION["prefix"],
-        outside=editions.Pages(EDITION).outside(),
+        outside=editions.Pages(EDITION).outside(notation_pages()),
     message:
         "link check of the site"
     script:
