@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path, PurePath
 
-from glossary import citations, prose
+from glossary import citations, mathml, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -323,7 +323,8 @@ def html_pieces(asts):
         log = str(Path(tmp) / "log.json")
         out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
         failures = prose.math_failures(log)
-    return {slug: texprose.link_math(piece) for slug, piece in split(out, "html", list(asts)).items()}, failures
+    pieces = split(out, "html", list(asts))
+    return {slug: mathml.tidy(texprose.link_math(piece)) for slug, piece in pieces.items()}, failures
 
 
 def raise_formula(failure, asts, bodies, macros=""):
