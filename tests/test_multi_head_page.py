@@ -72,7 +72,8 @@ def test_the_two_pages_link_each_other(built):
     root, _ = built
     for page, other, title in (("attention", SLUG, "Multi-head attention"), (SLUG, "attention", "Attention")):
         html = (root / f"site/terms/{page}.html").read_text()
-        see_also = re.search(r'<h2 id="see-also">See also</h2>\s*<ul class="see-also">(.*?)</ul>', html, re.S)
+        see_also = re.search(r'<h2 id="see-also"><a class="self" href="#see-also">See also</a></h2>\s*'
+                             r'<ul class="see-also">(.*?)</ul>', html, re.S)
         assert see_also, page
         assert f'<a href="{other}.html">{title}</a>' in see_also.group(1)
         assert (root / "site/terms" / f"{other}.html").is_file()

@@ -278,7 +278,8 @@ def test_xrefs_link_the_pages_and_each_lists_who_references_it(built):
             assert (site / "terms" / f"{target}.html").is_file()
         latex = (root / "results" / slug / "prose.tex").read_text()
         assert sorted(re.findall(r"\\glossaryref\{([a-z0-9-]+)\}", latex)) == sorted(targets)
-        listed = re.search(r'<h2 id="referenced-by">Referenced by</h2>\s*<ul class="referenced-by">(.*?)</ul>',
+        listed = re.search(r'<h2 id="referenced-by"><a class="self" href="#referenced-by">Referenced by</a></h2>\s*'
+                           r'<ul class="referenced-by">(.*?)</ul>',
                            page, re.S)
         if back[slug]:
             assert re.findall(r'<a href="([a-z0-9-]+)\.html">', listed.group(1)) == \

@@ -206,10 +206,34 @@ CAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.S)
 LABEL = re.compile(r'<span class="figure-label">.*?</span>', re.S)
 
 
+FIGURE_MARK = re.compile(r'<figure\b([^>]*)>|</figure>|<span class="figure-label">(<strong>.*?</strong>)')
+ID = re.compile(r'\bid="([^"]*)"')
+PICTURE = re.compile(r'(<a\b[^>]*>\s*)?(<img\b[^>]*?\bsrc="([^"]*)"[^>]*>)')
+
+
+def linked_figures(prose_html):
+    """Each picture of the prose a link to itself (the column may show it scaled down), and each
+    figure's number in its caption ("Figure 2.", "(a)") a link to the figure (its permalink)."""
+    prose_html = PICTURE.sub(lambda m: m.group(0) if m.group(1) else
+                             f'<a class="picture" href="{m.group(3)}">{m.group(2)}</a>', prose_html)
+    ids = []
+
+    def mark(m):
+        if m.group(0) == "</figure>":
+            ids[-1:] = []
+        elif m.group(0).startswith("<figure"):
+            ids.append((ID.search(m.group(1)) or [None, None])[1])
+        elif ids and ids[-1]:
+            return f'<span class="figure-label"><a class="self" href="#{ids[-1]}">{m.group(2)}</a>'
+        return m.group(0)
+    return FIGURE_MARK.sub(mark, prose_html)
+
+
 def accessible_prose(prose_html):
     """The prose as the page shows it: each display formula in a box that scrolls sideways when it is
     wide, reachable by keyboard (tabindex, a label); each picture of a figure without alt text gets its
-    caption's text (the caption describes what the picture shows)."""
+    caption's text (the caption describes what the picture shows); pictures and figure numbers are
+    links (linked_figures)."""
     def figure(m):
         block = m.group(0)
         caption = CAPTION.search(block)
@@ -218,7 +242,7 @@ def accessible_prose(prose_html):
             from glossary import reading
             text = reading.text_of(LABEL.sub("", caption.group(1)))
         return IMG_NO_ALT.sub(lambda i: f'<img{i.group(1)} alt="{html.escape(text)}">', block)
-    prose_html = FIGURE.sub(figure, prose_html)
+    prose_html = linked_figures(FIGURE.sub(figure, prose_html))
     return DISPLAY_MATH.sub(lambda m: '<span class="math-display" tabindex="0" role="group" aria-label="Formula">'
                             + m.group(0) + "</span>", prose_html)
 

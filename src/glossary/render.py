@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, eqnumbers, labelrefs, plaintext, prose
+from glossary import alttext, citations, eqnumbers, labelrefs, mathml, plaintext, prose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -330,7 +330,9 @@ def html_pieces(asts):
         out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
         failures = prose.math_failures(log)
     pieces = split(out, "html", list(asts))
-    return {slug: eqnumbers.equation_numbers(texprose.link_math(piece)) for slug, piece in pieces.items()}, failures
+    # The MathML set as TeX sets it (glossary.mathml) once the numbers stand beside their formulas.
+    return {slug: mathml.tidy(eqnumbers.equation_numbers(texprose.link_math(piece)))
+            for slug, piece in pieces.items()}, failures
 
 
 def raise_formula(failure, asts, bodies, macros=""):

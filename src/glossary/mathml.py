@@ -1,0 +1,193 @@
+"""The MathML pandoc writes (texmath's), set as TeX prints it: a post-process of the HTML of every
+formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
+
+- Bold letters: texmath writes \\mathbf{x} as bold italic (𝒙, mathvariant="bold-italic"), like
+  \\boldsymbol{x}; TeX prints \\mathbf upright (𝐱), \\boldsymbol and \\bm italic. The formula's TeX (its
+  annotation) tells which Latin letters \\boldsymbol or \\bm made bold; every other bold italic Latin
+  letter becomes Unicode's bold upright one (browsers' MathML Core ignores mathvariant="bold": the
+  character itself carries the style). Greek letters keep theirs (TeX's \\mathbf leaves them alone).
+- \\left( … \\right) around what is no taller than a line (no root, limits, matrix; no fraction in a
+  display): TeX sets the plain delimiters, Chromium a stretched glyph in a box twice as wide (a gap
+  each side); they become stretchy="false". TeX's \\left…\\right group is an inner atom: a thin space separates it from
+  an ordinary atom beside it, as it does an operator name (\\log x, \\max_i a_i), where MathML's
+  invisible function application (U+2061) has none. Both get an <mspace width="0.1667em"/> there,
+  except inside a sub- or superscript (TeX drops thin spaces in script style).
+A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""
+import html
+import re
+
+MATH = re.compile(r"<math\b[^>]*>.*?</math>", re.S)
+TAG = re.compile(r"(<[^>]+>)")
+NAME = re.compile(r"</?\s*([\w:-]+)")
+ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
+# \boldsymbol, \bm, \mathbfit: bold italic in print; the argument a group, a command or one character.
+ARGUMENT = r"(?![A-Za-z])\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|.)"
+BOLD_ITALIC_TEX = re.compile(r"\\(?:boldsymbol|bm|mathbfit|symbfit)" + ARGUMENT)
+UPRIGHT_TEX = re.compile(r"\\(?:mathbf|symbf|mathbfup)" + ARGUMENT)
+COMMAND = re.compile(r"\\[A-Za-z]+")
+# Unicode's mathematical bold italic Latin letters (A-Z, a-z) and the bold upright ones.
+BOLD_ITALIC_A, BOLD_A = 0x1D468, 0x1D400
+SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mmultiscripts"}
+TALL = {"mfrac", "munder", "mover", "munderover", "mtable", "msqrt", "mroot", "mmultiscripts"}
+APPLY = ("&#8289;", "\u2061", "&#x2061;")
+THIN = '<mspace width="0.1667em"></mspace>'
+
+
+class Node:
+    """An element (its start tag as written, its children) or a piece of text (tag None)."""
+
+    def __init__(self, tag=None, start="", text="", parent=None):
+        self.tag, self.start, self.text, self.parent, self.children = tag, start, text, parent, []
+
+    def elements(self):
+        return [c for c in self.children if c.tag]
+
+    def attr(self, name):
+        m = re.search(rf'\b{name}="([^"]*)"', self.start)
+        return m.group(1) if m else None
+
+    def content(self):
+        return "".join(c.text if c.tag is None else c.html() for c in self.children)
+
+    def html(self):
+        if self.tag is None:
+            return self.text
+        return self.start + self.content() + (f"</{self.tag}>" if not self.start.endswith("/>") else "")
+
+
+def parse(markup):
+    """The tree of a formula's markup, or None where it is not well formed."""
+    root = Node("#root")
+    here = root
+    for piece in TAG.split(markup):
+        if not piece:
+            continue
+        if not piece.startswith("<"):
+            here.children.append(Node(text=piece, parent=here))
+            continue
+        name = NAME.match(piece)
+        if not name:
+            return None
+        if piece.startswith("</"):
+            if here.tag != name.group(1):
+                return None
+            here = here.parent
+        else:
+            node = Node(name.group(1), piece, parent=here)
+            here.children.append(node)
+            if not piece.endswith("/>"):
+                here = node
+    return root if here is root else None
+
+
+def walk(node):
+    yield node
+    for c in node.elements():
+        yield from walk(c)
+
+
+def tidy(markup):
+    """The HTML with each of its formulas set as TeX prints it (see the module's docstring)."""
+    return MATH.sub(lambda m: formula(m.group(0)), markup)
+
+
+def formula(markup):
+    root = parse(markup)
+    if root is None:
+        return markup
+    tex = ANNOTATION.search(markup)
+    upright_bold(root, html.unescape(tex.group(1)) if tex else "")
+    tall = TALL - {"mfrac"} if 'display="block"' not in markup[:markup.index(">")] else TALL
+    for node in list(walk(root)):
+        if node.tag == "mrow" and inner_fences(node, tall):
+            spaced(node)
+        elif node.tag == "mrow" and applies_function(node):
+            spaced(scripted_base(node))
+    return root.content()
+
+
+def letters(pattern, tex):
+    return {c for m in pattern.finditer(tex) for c in COMMAND.sub("", m.group(1)) if c.isascii() and c.isalpha()}
+
+
+def upright_bold(root, tex):
+    """Bold italic Latin letters to bold upright, but for those \\boldsymbol or \\bm made bold (a letter
+    both made bold upright and bold italic in one formula is set upright, as most are)."""
+    italic = letters(BOLD_ITALIC_TEX, tex) - letters(UPRIGHT_TEX, tex)
+    for node in walk(root):
+        if node.tag != "mi" or node.attr("mathvariant") != "bold-italic":
+            continue
+        text = node.content()
+        plain = [latin(c) for c in text]
+        if not all(plain) or any(p in italic for p in plain):
+            continue
+        node.start = node.start.replace('mathvariant="bold-italic"', 'mathvariant="bold"')
+        node.children = [Node(text="".join(chr(ord(c) - BOLD_ITALIC_A + BOLD_A) for c in text), parent=node)]
+
+
+def latin(c):
+    """The ASCII letter of a mathematical bold italic Latin letter, or None."""
+    i = ord(c) - BOLD_ITALIC_A
+    return chr(ord("A") + i) if 0 <= i < 26 else chr(ord("a") + i - 26) if 26 <= i < 52 else None
+
+
+def stretchy_fence(node, form):
+    return node.tag == "mo" and node.attr("stretchy") == "true" and node.attr("form") == form
+
+
+def inner_fences(mrow, tall=TALL):
+    """A \\left…\\right group whose content is no taller than a line (a fraction in a formula of the
+    text, which TeX sets small, is not): its delimiters made plain."""
+    kids = mrow.elements()
+    if len(kids) < 2 or not stretchy_fence(kids[0], "prefix") or not stretchy_fence(kids[-1], "postfix"):
+        return False
+    inside = [n for k in kids[1:-1] for n in walk(k)]
+    if any(n.tag in tall or stretchy_fence(n, "prefix") for n in inside):
+        return False
+    for n in [kids[0], kids[-1]] + [n for n in inside if n.tag == "mo" and n.attr("stretchy") == "true"]:
+        n.start = n.start.replace('stretchy="true"', 'stretchy="false"')
+    return True
+
+
+def applies_function(mrow):
+    """An operator name: <mrow><mi>log</mi><mo>&#8289;</mo></mrow>."""
+    kids = mrow.elements()
+    return (len(kids) == 2 and kids[0].tag == "mi" and kids[1].tag == "mo"
+            and kids[1].content() in APPLY)
+
+
+def scripted_base(node):
+    """The sub- or superscripted element whose base the node is (\\max_i), or the node."""
+    while node.parent and node.parent.tag in SCRIPTED and node.parent.elements()[0] is node:
+        node = node.parent
+    return node
+
+
+def in_script(node):
+    while node.parent:
+        if node.parent.tag in SCRIPTED and node.parent.elements()[0] is not node:
+            return True
+        node = node.parent
+    return False
+
+
+def ordinary(node):
+    """Whether TeX would put a thin space between this neighbour and an operator or inner atom: an
+    ordinary atom (not an operator, nor a space) or a closing delimiter before it."""
+    return node is not None and node.tag not in ("mo", "mspace", "annotation", "annotation-xml")
+
+
+def spaced(node):
+    """Thin spaces between the node and an ordinary neighbour, as TeX sets them."""
+    parent = node.parent
+    if parent is None or parent.tag == "semantics" or in_script(node):
+        return
+    siblings = parent.elements()
+    i = siblings.index(node)
+    before = siblings[i - 1] if i > 0 else None
+    after = siblings[i + 1] if i + 1 < len(siblings) else None
+    at = parent.children.index(node)
+    if ordinary(after):
+        parent.children.insert(at + 1, Node("mspace", THIN[:-len("</mspace>")], parent=parent))
+    if ordinary(before) or (before is not None and before.tag == "mo" and before.attr("form") == "postfix"):
+        parent.children.insert(at, Node("mspace", THIN[:-len("</mspace>")], parent=parent))

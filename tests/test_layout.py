@@ -1,0 +1,267 @@
+"""The pages as the authors' book sets them, in Debian's Chromium (issue 22): no page scrolls sideways
+from 320 to 1920 px (a wide formula scrolls in its own box, a wide picture is scaled down and links to
+itself at full size); figures are centred and keep their strokes readable (3:1, measured on screenshot
+pixels) in both colour schemes; \\mathbf is upright and \\boldsymbol italic, operator names and
+\\left( \\right) spaced as TeX spaces them; headings and figures show a permalink on hover and on
+keyboard focus; a page's text starts once (no summary repeating its first sentence).
+
+On a copy of the fixture dictionary (no demos) with one term added: a picture four times as wide as
+the column, drawn black on a transparent background as a print figure is, and a first sentence (the
+index's summary, quoted under "Referenced by" on the page of the vector) holding a formula wider than
+a phone."""
+import io
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+from test_browser import chromium, pages_of, serve
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+SUM = " + ".join(f"a_{{{i}}} x_{{{i}}}" for i in range(1, 25))
+WIDE = rf"""
+\newglossaryentry{{wide}}
+{{name={{wide term}},
+	description={{A wide term\index{{wide term}} multiplies a \gls{{vector}} as
+		\begin{{equation*}} y = {SUM} \end{{equation*}}
+		in its first sentence.
+		Its text has $\mathbf{{A}}\mathbf{{x}} = \boldsymbol{{\mu}} + \bm{{w}}$, $\log x$, $\log(x)$,
+		$f\left(\mathbf{{x}}\right)$ and $\max_{{i}} a_{{i}}$, and the photo of Fig.~\ref{{fig:wide-photo}}.
+		\begin{{figure}}[H]
+			\centering
+			\includegraphics[width=\textwidth]{{assets/wide}}
+			\caption{{A picture four times as wide as the column.}}
+			\label{{fig:wide-photo}}
+		\end{{figure}}
+		See also: \gls{{vector}}.}},
+	type=math,
+	text={{wide term}}
+}}
+"""
+WIDTHS = (320, 390, 1280, 1920)
+_BUILT = {}
+
+
+def wide_png(path, width=2400, height=600):
+    """Black strokes on a transparent background, as the dictionary's own pictures are drawn."""
+    from PIL import Image, ImageDraw
+    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    for x in range(40, width - 40, 160):
+        draw.line([(x, 40), (x + 120, height - 40)], fill=(0, 0, 0, 255), width=12)
+    draw.rectangle([20, 20, width - 20, height - 20], outline=(0, 0, 0, 255), width=12)
+    image.save(path)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    if "site" not in _BUILT:
+        root = tmp_path_factory.mktemp("layout")
+        source = root / "dict"
+        shutil.copytree(FIXTURE, source)
+        config = source / "dictionary.yaml"
+        config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
+        wide_png(source / "assets" / "wide.png")
+        with (source / "TinyDict_Math.tex").open("a") as f:
+            f.write(WIDE)
+        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
+                              "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
+                             env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
+        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        _BUILT["site"] = root / "out" / "site"
+    return _BUILT["site"]
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    with serve(site) as base:
+        yield site, base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def open_page(browser, url, width=1280, scheme="light"):
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    return context, page
+
+
+def luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def pixels(png):
+    from PIL import Image
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    data = list(image.get_flattened_data())
+    return data, max(image.getcolors(maxcolors=image.width * image.height))[1]
+
+
+def stroke_contrast(light_png, png):
+    """The contrast of a picture's strokes against what lies behind them, in a screenshot: over the pixels
+    that are ink in the light scheme's screenshot (those that differ from its commonest colour, the
+    background, by 1.5:1 or more), the 90th percentile of their contrast against the screenshot's
+    background (the core of the strokes; a thin line is mostly its anti-aliased edge)."""
+    light, light_background = pixels(light_png)
+    shown, background = pixels(png)
+    ink = sorted(contrast(background, shown[i]) for i, c in enumerate(light) if contrast(light_background, c) >= 1.5)
+    return ink[len(ink) * 9 // 10]
+
+
+def test_no_page_scrolls_sideways_from_320_to_1920_px(served, browser):
+    site, base = served
+    wide = []
+    for width in WIDTHS:
+        context, page = open_page(browser, base + "index.html", width=width)
+        for name in pages_of(site):
+            page.goto(base + name, wait_until="load")
+            scrolled = page.evaluate("document.documentElement.scrollWidth")
+            if scrolled > width:
+                wide.append(f"{name} at {width} px: {scrolled} px")
+        context.close()
+    assert wide == []
+    # The wide formula is there, and scrolls in its own box where the column is narrow.
+    context, page = open_page(browser, base + "index.html", width=390)
+    boxes = page.eval_on_selector_all("dd math", """els => els.map(e => [e.scrollWidth, e.clientWidth,
+        getComputedStyle(e).overflowX])""")
+    assert any(s > c and o == "auto" for s, c, o in boxes), boxes
+    context.close()
+
+
+def test_pictures_fit_their_column_and_link_to_full_size(served, browser):
+    site, base = served
+    for width in (390, 1280):
+        context, page = open_page(browser, base + "terms/wide.html", width=width)
+        pictures = page.eval_on_selector_all(".prose img", """els => els.map(e => {
+            const r = e.getBoundingClientRect(), c = e.closest('.prose').getBoundingClientRect();
+            const a = e.closest('a');
+            return {src: e.getAttribute('src'), left: r.left, right: r.right, natural: e.naturalWidth,
+                    shown: r.width, colLeft: c.left, colRight: c.right, href: a && a.getAttribute('href')}; })""")
+        assert pictures, "no picture on the page"
+        for p in pictures:
+            assert p["colLeft"] - 0.5 <= p["left"] and p["right"] <= p["colRight"] + 0.5, p
+            assert p["href"] == p["src"], f"{p['src']} does not link to itself: {p['href']}"
+        assert max(p["natural"] - p["shown"] for p in pictures) > 0, "the wide picture is not scaled down"
+        context.close()
+    # The link opens the picture itself, at its full size.
+    context, page = open_page(browser, base + "terms/wide.html", width=390)
+    page.click(".prose a.picture")
+    page.wait_for_load_state("load")
+    assert page.url.endswith(".png") and page.evaluate("document.images[0].naturalWidth") == 2400
+    context.close()
+
+
+def test_figures_are_centred_as_in_the_book(served, browser):
+    site, base = served
+    context, page = open_page(browser, base + "terms/gd.html", width=1280)
+    offsets = page.eval_on_selector_all(".prose figure img", """els => els.map(e => {
+        const r = e.getBoundingClientRect(), c = e.closest('.prose').getBoundingClientRect();
+        return (r.left + r.right) / 2 - (c.left + c.right) / 2; })""")
+    context.close()
+    assert offsets and all(abs(o) <= 1 for o in offsets), offsets
+
+
+def test_drawn_figures_keep_a_contrast_of_3_to_1_in_both_schemes(served, browser):
+    """The strokes of every picture of the prose (TikZ drawings as SVG, a transparent PNG) against what
+    is behind them, on the screenshot's pixels, in the light and the dark scheme."""
+    site, base = served
+    shots = {}
+    for scheme in ("light", "dark"):
+        for name in ("terms/gd.html", "terms/overfitting.html", "terms/wide.html"):
+            context, page = open_page(browser, base + name, width=1280, scheme=scheme)
+            for i, picture in enumerate(page.locator(".prose figure img").all()):
+                picture.scroll_into_view_if_needed()
+                shots[scheme, f"{name} #{i + 1}"] = picture.screenshot()
+            context.close()
+    measured = {f"{key} {scheme}": round(stroke_contrast(shots["light", key], png), 2)
+                for (scheme, key), png in shots.items()}
+    assert len(measured) == 8, measured
+    assert min(measured.values()) >= 3, measured
+
+
+def test_bold_letters_and_operators_as_tex_sets_them(served, browser):
+    site, base = served
+    context, page = open_page(browser, base + "terms/wide.html")
+    letters = page.eval_on_selector_all(".prose math mi", "els => els.map(e => e.textContent)")
+    codes = {ord(c) for t in letters for c in t}
+    assert {0x1D400, 0x1D431} <= codes, "\\mathbf{A}, \\mathbf{x}: not Unicode's bold upright letters"
+    assert 0x1D498 in codes, "\\bm{w}: not bold italic, as TeX prints it"
+    assert not codes & {0x1D468, 0x1D499}, "a \\mathbf letter is still bold italic"
+    gaps = page.evaluate("""() => {
+        const out = {};
+        for (const m of document.querySelectorAll('.prose math')) {
+          const tex = m.querySelector('annotation').textContent.trim();
+          const parts = [...m.querySelectorAll('mi, mo, mn')].filter(e => e.textContent !== '\\u2061');
+          const box = e => e.getBoundingClientRect();
+          out[tex] = parts.slice(1).map((e, i) => box(e).left - box(parts[i]).right);
+          out[tex + ' widths'] = parts.map(e => e.getBoundingClientRect().width);
+          out[tex + ' em'] = parseFloat(getComputedStyle(m).fontSize);
+        }
+        return out; }""")
+    em, log_x = gaps["\\log x em"], gaps["\\log x"]
+    assert log_x[0] >= 0.12 * em, f"\\log x: no thin space ({log_x})"
+    assert gaps["\\log(x)"][0] < 0.05 * em, "\\log(x): a space before the parenthesis"
+    assert gaps["\\max_{i} a_{i}"][1] >= 0.12 * em, gaps["\\max_{i} a_{i}"]
+    # f\left(x\right): parentheses as narrow as the plain ones of \log(x), a thin space before them.
+    fenced, plain = gaps["f\\left(\\mathbf{x}\\right) widths"], gaps["\\log(x) widths"]
+    assert fenced[1] <= plain[1] + 1 and fenced[3] <= plain[3] + 1, (fenced, plain)
+    assert 0.12 * em <= gaps["f\\left(\\mathbf{x}\\right)"][0] < 0.3 * em, gaps
+    context.close()
+
+
+def test_headings_and_figures_show_a_permalink_on_hover_and_on_focus(served, browser):
+    site, base = served
+    context, page = open_page(browser, base + "terms/overfitting.html")
+    heading = page.locator("h2#cite")
+    link = heading.locator("a.self")
+    assert link.get_attribute("href") == "#cite"
+    mark = "e => getComputedStyle(e, '::after').visibility"
+    assert link.evaluate(mark) == "hidden"
+    heading.hover()
+    assert link.evaluate(mark) == "visible" and link.evaluate("e => getComputedStyle(e, '::after').content") == '"#"'
+    page.mouse.move(0, 0)
+    assert link.evaluate(mark) == "hidden"
+    numbers = page.eval_on_selector_all(".prose figcaption a.self", """els => els.map(e =>
+        [e.getAttribute('href'), '#' + e.closest('figure').id])""")
+    assert len(numbers) == 3 and all(href == own for href, own in numbers), numbers     # (a), (b), Figure 1.
+    for _ in range(60):      # the keyboard alone reaches the figure's permalink, and shows its mark
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('figcaption a.self')"):
+            break
+    assert page.evaluate("getComputedStyle(document.activeElement, '::after').visibility") == "visible"
+    context.close()
+
+
+def test_the_text_starts_once(served, browser):
+    """The summary, taken from the text's first sentence, is the page's description and the index's
+    line, not said again above the text."""
+    site, base = served
+    said = {}
+    for name in pages_of(site):
+        if not name.startswith("terms/"):
+            continue
+        context, page = open_page(browser, base + name)
+        summary = page.eval_on_selector('meta[name="description"]', "e => e.content")
+        text = page.evaluate("""() => [...document.querySelectorAll('header.entry, .prose')]
+            .map(e => e.innerText).join(' ').replace(/\\s+/g, ' ')""")
+        opening = " ".join(summary.split()[:6])
+        said[name] = text.count(opening)
+        context.close()
+    assert sum(n == 1 for n in said.values()) >= 8, said     # a summary with a formula reads otherwise
+    assert max(said.values()) == 1, said
