@@ -50,11 +50,13 @@ def cli(site, *args):
                           capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
 
 
+@pytest.mark.slow
 def test_the_fixture_passes_the_audit(site, audited):
     figures, failures = audited
     assert failures == [], audit.report(site, figures, failures, show=200)
 
 
+@pytest.mark.slow
 def test_the_audit_looks_at_every_page_reference_and_picture(site, audited):
     figures, _ = audited
     assert figures["pages"] == len(list(site.rglob("*.html"))) >= 20
@@ -65,7 +67,7 @@ def test_the_audit_looks_at_every_page_reference_and_picture(site, audited):
     refs = sum(len(re.findall(r"\\(?:eq)?ref\{", body)) for body in prose)
     assert figures["refs"]["shown"] >= refs >= 15
     pictures = sum(len(re.findall(r'<img src="[^"]+\.svg"', p.read_text())) for p in (site / "terms").glob("*.html"))
-    assert figures["contrast"]["figures"] == pictures >= 8
+    assert figures["contrast"]["figures"] == pictures >= 7
     assert figures["pdfs"] == len(list(site.rglob("*.pdf")))
 
 
@@ -109,6 +111,7 @@ def failed(report, check, page):
     return [f["what"] for f in report["failures"] if f["check"] == check and f["page"] == page]
 
 
+@pytest.mark.slow
 def test_an_over_wide_element_is_named(broken):
     found = failed(broken, "width", "terms/vector.html")
     assert any("at 390 px, light" in w and "div#audit-wide" in w for w in found), found
@@ -116,34 +119,41 @@ def test_an_over_wide_element_is_named(broken):
     assert broken["figures"]["wider"]["390 light"] >= 1
 
 
+@pytest.mark.slow
 def test_a_reference_showing_another_number_is_named(broken):
     found = failed(broken, "refs", "terms/learningrate.html")
     assert any("'7'" in w and "terms/gd.html#fig:gd-steps" in w and "figure 1" in w for w in found), found
 
 
+@pytest.mark.slow
 def test_a_number_shown_twice_is_named(broken):
     assert "figure 1 is numbered 2 times on the page" in failed(broken, "numbers", "terms/datapoint.html")
     assert broken["figures"]["duplicates"] >= 1
 
 
+@pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))
 
 
+@pytest.mark.slow
 def test_faint_strokes_in_the_dark_are_named(broken):
     found = failed(broken, "contrast", "terms/gd.html")
     assert any(w.startswith("gd/pictures/1.svg: strokes at 1.") for w in found), found
     assert broken["figures"]["contrast"]["lowest"] < 1.5
 
 
+@pytest.mark.slow
 def test_tex_in_a_description_is_named(broken):
     assert any("'\\\\frac'" in w and "meta description" in w for w in failed(broken, "tex", "terms/function.html"))
 
 
+@pytest.mark.slow
 def test_axe_violations_are_named(broken):
     assert any(w.startswith("axe-core, light: image-alt") for w in failed(broken, "axe", "terms/matrix.html"))
 
 
+@pytest.mark.slow
 def test_the_report_prints_figures_and_failures_and_exits_1(broken, site, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -151,9 +161,10 @@ def test_the_report_prints_figures_and_failures_and_exits_1(broken, site, tmp_pa
          '<a href="gd.html#fig:gd-steps" class="ref">7</a>')
     run = cli(copy, "--no-axe", "--show", "1")
     assert run.returncode == 1
-    assert "references:" in run.stdout and "pages wider than the viewport" in run.stdout
-    failures = [line for line in run.stdout.splitlines() if re.match(r"^[\w/.-]+(?::\d+)?: ", line)]
-    assert len(failures) == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"audit of {copy}: ") and any("references:" in line for line in lines)
+    at = next(i for i, line in enumerate(lines) if line.startswith("failures: "))
+    assert len([line for line in lines[at + 1:] if not line.startswith("... and ")]) == 1
     missing = cli(tmp_path / "nothing")
     assert missing.returncode == 2 and "no index.html" in missing.stderr and "Traceback" not in missing.stderr
 
@@ -193,25 +204,29 @@ def book(tmp_path_factory):
     return work / "TinyDict_Main.pdf"
 
 
+@pytest.mark.slow
 def test_every_term_is_found_in_the_book_and_scored(site, book):
     scores = fidelity.compare(site, book)
     assert set(scores) == {p.stem for p in (site / "terms").glob("*.html")}
     assert all(s["found"] and s["book_words"] > 3 and 0 < s["ratio"] <= 1 for s in scores.values()), scores
     summary = fidelity.summary(scores)
     assert summary["terms"] == len(scores) and len(summary["lowest"]) == 10
-    assert summary["min"] == min(s["ratio"] for s in scores.values())
+    assert summary["min"] == round(min(s["ratio"] for s in scores.values()), 4)
     run = subprocess.run([sys.executable, "scripts/fidelity.py", "--site", str(site), "--book", str(book)],
                          cwd=REPO, capture_output=True, text=True)
     assert run.returncode == 0 and f"{len(scores)} terms, {len(scores)} found in the book" in run.stdout
 
 
+@pytest.mark.slow
 def test_a_sentence_dropped_from_a_page_lowers_its_term_alone(site, book, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    sentence = "Adding two vectors or scaling one by\na number gives again a vector"
-    edit(copy / "terms" / "vector.html", sentence, "")
+    sentence = re.compile(r"Adding two vectors\s+or\s+scaling\s+one\s+by\s+a\s+number\s+gives\s+again\s+a\s+vector")
+    page = copy / "terms" / "vector.html"
+    assert sentence.search(page.read_text()), "the fixture's vector changed; update this test"
+    page.write_text(sentence.sub("", page.read_text()))
     before, after = fidelity.compare(site, book), fidelity.compare(copy, book)
-    dropped = len(fidelity.words(sentence))
+    dropped = len(fidelity.words("Adding two vectors or scaling one by a number gives again a vector"))
     assert after["vector"]["page_words"] == before["vector"]["page_words"] - dropped
     assert after["vector"]["ratio"] < before["vector"]["ratio"] - 0.1
     assert {slug for slug in before if before[slug]["ratio"] != after[slug]["ratio"]} == {"vector"}

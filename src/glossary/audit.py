@@ -223,7 +223,9 @@ def look(site, pages, axe=True):
         browser = auditpage.launch(p)
         try:
             page = browser.new_context(viewport={"width": 1280, "height": HEIGHT}).new_page()
-            for name in pages:
+            for n, name in enumerate(pages, 1):
+                if n % 100 == 0:
+                    print(f"audit: {n} of {len(pages)} pages looked at ({name})", file=sys.stderr, flush=True)
                 result = {"name": name, "error": None, "wide": [], "axe": {}, "contrasts": []}
                 try:
                     visit(page, Path(site) / name, result, axe)

@@ -67,7 +67,7 @@ COLLECT = r"""() => {
   const refs = [];
   for (const a of main.querySelectorAll('a[href*="#"]')) {
     const text = a.textContent.trim(), m = NUMBER.exec(text);
-    if (!m || a.matches('.citation')) continue;
+    if (!m || a.matches('.citation, .footnote-ref, .footnote-back, [role^="doc-"]')) continue;
     const before = a.previousSibling ? (a.previousSibling.textContent || '').slice(-12) : '';
     refs.push({href: a.href, text, n: m[1], before});
   }
