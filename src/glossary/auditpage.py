@@ -23,13 +23,13 @@ AXE = REPO / "node_modules/axe-core/axe.min.js"
 # Where an equation number is shown: in a display formula's box (a MathML label row, or text beside).
 COLLECT = r"""() => {
   const main = document.querySelector('main') || document.body;
-  const CAPTION = /^\s*(Figure|Fig\.?|Table)\s*(\d+)/, EQNO = /^\((\d+)\)$/, NUMBER = /^\(?(\d+)[a-z]?\)?$/;
+  const CAPTION = /^\s*(Figure|Fig\.?|Table)\s*(\d+)/i, EQNO = /^\((\d+)\)$/, NUMBER = /^\(?(\d+)[a-z]?\)?$/;
   const DISPLAY = '.equation, .math-display, math[display="block"], mlabeledtr, .eqno, .equation-number';
   const items = [];
   for (const f of main.querySelectorAll('figure, table')) {
     const cap = [...f.children].find(c => c.matches('figcaption, caption'));
     const m = cap && CAPTION.exec(cap.textContent);
-    if (m) items.push({kind: m[1] === 'Table' ? 'table' : 'figure', n: m[2], el: f});
+    if (m) items.push({kind: /^table$/i.test(m[1]) ? 'table' : 'figure', n: m[2], el: f});
   }
   const labels = new Set();
   for (const row of main.querySelectorAll('mlabeledtr')) {
@@ -57,10 +57,8 @@ COLLECT = r"""() => {
       const it = items.find(i => i.el === f);
       if (it) return [[it.kind, it.n]];
     }
-    let box = el;
-    const inside = b => items.filter(i => i.kind === 'equation' && b.contains(i.el)).map(i => [i.kind, i.n]);
-    if (!inside(box).length) box = el.closest(DISPLAY) || el;
-    return inside(box);
+    const inside = b => items.filter(i => b.contains(i.el)).map(i => [i.kind, i.n]);
+    return inside(el).length ? inside(el) : inside(el.closest(DISPLAY) || el);
   };
   const targets = {};
   for (const el of main.querySelectorAll('[id]')) targets[el.id] = shown(el);
@@ -80,7 +78,8 @@ COLLECT = r"""() => {
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};
 }"""
 
-# The outermost element that reaches past the viewport's right edge with no clipping box around it.
+# The element that reaches farthest past the viewport's right edge with no clipping box around it
+# (a formula named by its text).
 TOO_WIDE = r"""() => {
   const w = window.innerWidth, wide = document.documentElement.scrollWidth;
   if (wide <= w) return null;
@@ -89,14 +88,19 @@ TOO_WIDE = r"""() => {
       if (getComputedStyle(p).overflowX !== 'visible') return true;
     return false;
   };
+  let worst = null, right = w + 1;
   for (const el of document.body.querySelectorAll('*')) {
     const r = el.getBoundingClientRect();
-    if (r.right > w + 1 && r.width > 0 && !clipped(el)) {
-      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
-        + (el.classList.length ? '.' + [...el.classList].join('.') : '')
-        + (el.getAttribute('src') ? `[src="${el.getAttribute('src')}"]` : '');
-      return {wide, culprit: name, right: Math.round(r.right)};
-    }
+    if (r.right > right && r.width > 0 && !clipped(el)) [worst, right] = [el, r.right];
+  }
+  if (worst) {
+    const at = worst.closest('math') || worst, src = at.getAttribute('src');
+    const notes = [...at.querySelectorAll('annotation')].map(a => a.textContent);
+    const text = notes.reduce((s, n) => s.replace(n, ''), at.textContent || '').replace(/\s+/g, ' ').trim();
+    const name = at.tagName.toLowerCase() + (at.id ? '#' + at.id : '')
+      + (at.classList.length ? '.' + [...at.classList].join('.') : '')
+      + (src ? `[src="${src}"]` : text ? ` "${text.slice(0, 40)}${text.length > 40 ? '…' : ''}"` : '');
+    return {wide, culprit: name, right: Math.round(right)};
   }
   return {wide, culprit: null, right: wide};
 }"""
