@@ -151,8 +151,8 @@ class Audit:
                 continue
             shown = targets[fragment]
             kind = ("equation" if ref["text"].startswith("(") else
-                    "figure" if re.search(r"Fig(?:ure|s?\.)?\s*$", ref["before"]) else
-                    "table" if re.search(r"Table\s*$", ref["before"]) else None)
+                    "figure" if re.search(r"Fig(?:ure|s?\.)?\s*$", ref["before"], re.I) else
+                    "table" if re.search(r"Table\s*$", ref["before"], re.I) else None)
             if not shown:
                 self.fail("refs", name, f"{where}: the target shows no number")
             elif not any(n == ref["n"] and (kind is None or k == kind) for k, n in shown):
