@@ -15,7 +15,7 @@ DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures
 	poppler-utils
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
 
-.PHONY: site slurm serve test setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links
+.PHONY: site slurm serve test setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links audit
 
 # A dictionary kept elsewhere: SOURCE= its main .tex file (or a YAML file naming it), OUT= the folder
 # to build in (OUT/site, OUT/results); nothing is written beside the sources.
@@ -42,6 +42,13 @@ verify: setup
 # The site's links (checked by every build): the count, and the addresses that leave the site, not fetched.
 links: site
 	@PYTHONPATH=src $(PY) -m glossary.links --site site
+
+# The audit of a built site in Chromium (glossary.audit): widths at 390 and 1280 px, light and dark; reference
+# numbers against their targets' and numbers shown twice; "??"; the drawn figures' contrast in the dark; TeX in
+# titles, descriptions, alt texts, terms.json and llms.txt; axe-core.  After `make site` (or SITE=<folder>, or
+# OUT= as for make site); BOOK=<the authors' PDF> also compares each term's words with the book (glossary.fidelity).
+audit: setup
+	@PYTHONPATH=src $(PY) -m glossary.audit --site "$(or $(SITE),$(or $(OUT),.)/site)" $(if $(BOOK),--book "$(BOOK)")
 
 # After an intended change of the site's bytes: rewrite site.manifest.json from site/.
 manifest: site

@@ -17,6 +17,10 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
   dictionary  the real dictionary (../shared/adictml; scripts/bench_dictionary.py): the authors'
          latexmk, the clean build of its site against it, peak memory, the no-op, a one-word edit
          through `make site` and through the preview; skipped, with the reason, when absent
+  audit  after the dictionary part, `make audit` of its site (glossary.audit: widths, reference
+         numbers, numbers shown twice, "??", the drawn figures' contrast in the dark, TeX in the
+         metadata, axe-core) and each term's words against the authors' book that part built
+         (glossary.fidelity: minimum, median, the ten lowest)
 
 Settings, from the environment (`make bench N="10 50"`):
   N          entry counts of the scale part, built in full (default "10"; "" for none)
@@ -29,9 +33,11 @@ Settings, from the environment (`make bench N="10 50"`):
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
   PARTS      "repo scale dictionary" (default all three)
   BENCH_DICTIONARY  0: skip the dictionary part (default 1)
+  BENCH_AUDIT 0: skip the audit's rows (default 1)
   BENCH_DIR  build there and keep it (default: a temporary folder, removed)
 """
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -339,6 +345,59 @@ def dry_part(base, n, built):
     row(part, "no-op: make site (stamp check only)", seconds, 0, f"{files} site files (copies of a built skeleton)")
 
 
+def audit_rows(base):
+    """The audit (glossary.audit, with the fidelity to the authors' book) of the real dictionary's site
+    as the dictionary part left it (its one-word edits of one term included): its figures as rows."""
+    part = "audit"
+    site, book = base / "dictionary-out" / "site", base / "authors" / "ADictML_Main.pdf"
+    if os.environ.get("BENCH_AUDIT", "1") == "0" or not (site / "index.html").is_file():
+        row(part, "site audit of the real dictionary", "skipped", "",
+            "BENCH_AUDIT=0" if os.environ.get("BENCH_AUDIT", "1") == "0" else f"no site at {site}")
+        return
+    cmd = [PY, "-m", "glossary.audit", "--site", str(site), "--json"]
+    cmd += ["--book", str(book)] if book.is_file() else []
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    run = subprocess.run(cmd, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO / "src")), capture_output=True,
+                         text=True)
+    seconds = time.perf_counter() - start
+    if run.returncode not in (0, 1):
+        row(part, "site audit of the real dictionary", "n/a", "", " ".join(run.stderr.split())[-300:])
+        return
+    report = json.loads(run.stdout)
+    f, failures = report["figures"], report["failures"]
+    counts = Counter(x["check"] for x in failures)
+    row(part, "make audit: every page at 1280 and 390 px, light and dark", seconds, f["pages"],
+        f"{len(failures)} failures ({', '.join(f'{c} {n}' for c, n in sorted(counts.items()))}); "
+        f"{f['pdfs']} PDFs, {f['svgs']} SVGs; load {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
+    wider = f["wider"]
+    row(part, "pages wider than the viewport at 390 px", f"{wider['390 light']}", "",
+        f"dark {wider['390 dark']}; at 1280 px light {wider['1280 light']}, dark {wider['1280 dark']}; target 0")
+    row(part, "references not showing their target's number", f"{f['refs']['mismatched']}", "",
+        f"of {f['refs']['shown']} numbered references; target 0")
+    row(part, "pages showing a number twice", f"{f['duplicates']}", "", "target 0")
+    qq = f["qq"]
+    row(part, "'??' in pages", f"{qq['pages']}", "", f"in SVGs {qq['svgs']}, in PDFs {qq['pdfs']}; target 0")
+    c = f["contrast"]
+    row(part, "lowest stroke contrast of a drawn figure, dark", f"{c['lowest']}:1" if c["lowest"] else "-", "",
+        f"{c['below']} of {c['figures']} below 3:1; lowest at {c['lowest_at']}; target at least 3:1")
+    tex = f["tex"]
+    row(part, "pages with TeX in title, descriptions, alt texts", f"{tex['pages']}", "",
+        f"terms.json: {tex['terms.json']} terms, llms.txt: {tex['llms.txt']} lines; target 0")
+    row(part, "axe-core violations", f"{f['axe']['light'] + f['axe']['dark']}", "",
+        f"light {f['axe']['light']}, dark {f['axe']['dark']} (the contrast rule); target 0")
+    fid = f.get("fidelity")
+    if not fid:
+        row(part, "words like the authors' book", "n/a", "", f"no book at {book} (the latexmk row says why)")
+        return
+    row(part, "words like the authors' book: median of the terms", f"{fid['median']}", fid["terms"],
+        "difflib ratio of the page's words and the book entry's, math left out; target at least 0.98")
+    row(part, "words like the authors' book: minimum", f"{fid['min']}", "",
+        "target at least 0.9; not in the book: " + (", ".join(fid["not in the book"]) or "none"))
+    row(part, "words like the authors' book: the ten lowest", "", "",
+        ", ".join(f"{slug} {r}" for slug, r in fid["lowest"]))
+
+
 def main():
     parts = os.environ.get("PARTS", "repo scale dictionary").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
@@ -363,6 +422,7 @@ def main():
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_dictionary
             bench_dictionary.dictionary_part(row, base, cores)
+            audit_rows(base)
     finally:
         if not keep:
             shutil.rmtree(base, ignore_errors=True)

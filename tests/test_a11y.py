@@ -2,13 +2,13 @@
 the pages a reader uses, in the light and the dark scheme: the index, the section pages, every
 term page (figures, math and citations among them), the search with its results open and an open
 preview of a cross-reference.  Zero violations; the audit itself is checked to fail on a missing
-alt text and on a contrast below 4.5:1."""
+alt text and on a contrast below 4.5:1.  The axe helper is glossary.auditpage's, which the site audit
+(glossary.audit, `make audit`, tests/test_audit.py) runs on every page."""
 import pytest
-from conftest import REPO
 from test_browser import chromium
 from test_reading import reading_site
 
-AXE = REPO / "node_modules/axe-core/axe.min.js"
+from glossary.auditpage import axe_violations as audit
 
 
 @pytest.fixture(scope="module")
@@ -20,26 +20,6 @@ def site(tmp_path_factory):
 def browser():
     with chromium() as b:
         yield b
-
-
-def audit(page):
-    """axe-core's violations of the page as it is now: ["rule: target (summary)", ...]."""
-    if not AXE.is_file():
-        pytest.fail(f"{AXE.relative_to(REPO)} is missing; run `make setup` (npm ci installs axe-core)")
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
-        return r.violations.flatMap(v => v.nodes.map(n => v.id + ': ' + n.target.join(' ') + ' ('
-            + (n.failureSummary || '').split('\\n').slice(1, 2).join('').trim() + ')')); }""")
-    return [f for f in found if not KNOWN(f)]
-
-
-def KNOWN(line):
-    """A formula whose \\text{} holds a cross-reference (glossary.render puts the link inside the
-    MathML, and test_dictionary_build asks for it there): axe reads <math> as role=math, whose
-    children are presentational, and reports nested-interactive.  Left to render.py's owner (issue 18)."""
-    return line.startswith("nested-interactive: ") and "math" in line.split(" (")[0]
 
 
 def open_page(browser, url, scheme):

@@ -695,8 +695,8 @@ def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edi
 
 @pytest.fixture(scope="module")
 def edited_in_a_referring_sentence(tmp_path_factory):
-    """The fixture in batches of five (b00: datapoint .. gd, b01: gradient .. model, b02: overfitting ..
-    vector), then a word edited in feature's second sentence, the one that refers to vector:
+    """The fixture in batches of five (b00: datapoint .. gd, b01: gradient .. matrix, b02: model ..
+    parameter, b03: pipeline .. vector), then a word edited in feature's second sentence, the one that refers to vector:
     ([jobs that ran, batches by name], site before, site after)."""
     root = tmp_path_factory.mktemp("edit-referring")
     (root / "batches.yaml").write_text("batch_size: 5\n")
@@ -713,7 +713,7 @@ def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(ed
     print batch, nor anything that reads only the catalog."""
     ran, before, after = edited_in_a_referring_sentence
     batches = {name for name in ran if re.search(r"_b\d+$", name)}
-    assert batches == {"prose_b00", "page_b00", "print_b00", "page_b02"}, ran
+    assert batches == {"prose_b00", "page_b00", "print_b00", "page_b03"}, ran
     assert "catalog" in ran
     assert not {"index", "terms_json", "llms_txt", "section_pages", "previews"} & set(ran), ran
     page = after["terms/vector.html"].decode()

@@ -1,0 +1,364 @@
+"""The audit of a built site (`make audit`; `python -m glossary.audit --site DIR [--json] [--book PDF]`).
+
+Every page of the site is opened once in Debian's Chromium (one browser, one page object) and
+looked at in four passes, 1280 and 390 px wide, in the light and the dark colour scheme:
+
+- width: no page is wider than its viewport (the page's scrollWidth), in any of the four passes;
+- refs: every number a reference shows ("(N)", "Fig. N", "Table N": a link whose text is a
+  number) is a number its target shows, on the same page or on the linked one;
+- numbers: no figure, table or equation number is shown twice on one page;
+- qq: no "??" in a page's text, in any SVG's text or in any PDF's (pdftotext);
+- contrast: in the dark scheme, each drawn figure (an `img` of an SVG) keeps its strokes at
+  3:1 or more against its background, measured on its screenshot (glossary.auditpage);
+- tex: no TeX in a page's <title>, descriptions, alt texts or ARIA labels, nor in terms.json
+  (but its BibTeX) or llms.txt;
+- axe: no axe-core violation, at 1280 px, in both schemes;
+- fidelity (with --book): each term's words against the same entry of the authors' book
+  (glossary.fidelity): median at least 0.98, minimum at least 0.9.
+
+It prints each check's figures, then every failure as `page: what` (the first 50; --show N),
+and exits 1 if there is any.  Chromium comes from Debian (apt-get install chromium), axe-core from
+npm (`make test-setup`).
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+from statistics import median
+from urllib.parse import unquote, urlsplit
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+from glossary import auditpage, fidelity
+
+PASSES = ((1280, "light"), (390, "light"), (390, "dark"), (1280, "dark"))
+HEIGHT = 900
+# TeX a reader should never see: a control word or symbol, or a braced sub- or superscript.
+TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{")
+MIN_CONTRAST = 3.0
+FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
+CHECKS = ("load", "width", "refs", "numbers", "qq", "contrast", "tex", "axe", "fidelity")
+
+
+def pages_of(site):
+    """Every HTML page of the site, relative to it, sorted."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def tex_in(text):
+    """The first piece of TeX in text, or None."""
+    m = TEX.search(text or "")
+    return m.group(0) if m else None
+
+
+def snippet(text, at, width=40):
+    return " ".join(text[max(0, at - width):at + width].split())
+
+
+class Audit:
+    def __init__(self, site):
+        self.site = Path(site).resolve()
+        self.failures = []          # (check, page, what)
+        self.targets = {}           # {page: {id: [[kind, number], ...]}}
+        self.refs = []              # (page, ref)
+        self.wide = Counter()       # {"390 light": pages}
+        self.contrasts = []         # (contrast, page, src)
+        self.axe = Counter()
+        self.tex_pages, self.qq, self.tex_files = set(), Counter(), Counter()
+        self.duplicates, self.pages, self.files = 0, 0, Counter()
+
+    def fail(self, check, page, what):
+        self.failures.append((check, page, what))
+
+    # --- the pages, in the browser ----------------------------------------------------------
+
+    def browse(self, pages, axe=True, jobs=1):
+        """Every page through look(), in `jobs` processes (each its own Chromium), then recorded."""
+        if jobs > 1 and len(pages) > 1:
+            with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                shares = pool.map(look, [self.site] * jobs, [pages[i::jobs] for i in range(jobs)], [axe] * jobs)
+                results = {r["name"]: r for share in shares for r in share}
+            results = [results[name] for name in pages]
+        else:
+            results = look(self.site, pages, axe)
+        for result in results:
+            self.record(result)
+        self.pages = len(pages)
+
+    def record(self, result):
+        name = result["name"]
+        if result["error"]:
+            self.fail("load", name, f"not audited: {result['error']}")
+            return
+        self.seen(name, result["found"])
+        for width, scheme, wide in result["wide"]:
+            self.wide[f"{width} {scheme}"] += 1
+            at = f" ({wide['culprit']} ends at {wide['right']} px)" if wide["culprit"] else ""
+            self.fail("width", name, f"{wide['wide']} px wide at {width} px, {scheme}{at}")
+        for scheme, found in result["axe"].items():
+            self.axe[scheme] += len(found)
+            for line in found:
+                self.fail("axe", name, f"axe-core, {scheme}: {line}")
+        for src, ratio, stroke, background in result["contrasts"]:
+            self.contrasts.append((ratio, name, src))
+            if ratio < MIN_CONTRAST:
+                self.fail("contrast", name, f"{src}: strokes at {ratio:.2f}:1 against their background in the "
+                          f"dark scheme (rgb{tuple(stroke)} on rgb{tuple(background)}; at least 3:1)")
+
+    def seen(self, name, found):
+        """Record what collect() found on a page; fail its numbers twice, its TeX and its "??"."""
+        self.targets[name] = found["targets"]
+        self.refs += [(name, ref) for ref in found["refs"]]
+        for (kind, number), n in sorted(Counter(map(tuple, found["numbers"])).items()):
+            if n > 1:
+                self.fail("numbers", name, f"{kind} {number} is numbered {n} times on the page")
+        self.duplicates += any(n > 1 for n in Counter(map(tuple, found["numbers"])).values())
+        texts = ([("<title>", found["title"])] + [(f"meta {what}", content) for what, content in found["meta"]]
+                 + [(f"alt text of {src}", alt) for src, alt in found["alts"]]
+                 + [("aria-label", label) for label in found["labels"]])
+        for where, text in texts:
+            tex = tex_in(text)
+            if tex:
+                self.tex_pages.add(name)
+                self.fail("tex", name, f"TeX {tex!r} in the {where}: {snippet(text, text.find(tex))!r}")
+        if found["qq"] is not None:
+            self.qq["pages"] += 1
+            self.fail("qq", name, f"'??' in the text: {found['qq']!r}")
+
+    def check_refs(self):
+        """Every reference's number against the numbers its target shows."""
+        for name, ref in self.refs:
+            parts = urlsplit(ref["href"])
+            target_page = name
+            if parts.scheme == "file":
+                try:
+                    target_page = Path(unquote(parts.path)).resolve().relative_to(self.site).as_posix()
+                except ValueError:
+                    target_page = unquote(parts.path)
+            fragment = unquote(parts.fragment)
+            where = f"reference {ref['text']!r} to {target_page if target_page != name else ''}#{fragment}"
+            targets = self.targets.get(target_page)
+            if targets is None or fragment not in targets:
+                self.fail("refs", name, f"{where}: no such target")
+                continue
+            shown = targets[fragment]
+            kind = ("equation" if ref["text"].startswith("(") else
+                    "figure" if re.search(r"Fig(?:ure|s?\.)?\s*$", ref["before"], re.I) else
+                    "table" if re.search(r"Table\s*$", ref["before"], re.I) else None)
+            if not shown:
+                self.fail("refs", name, f"{where}: the target shows no number")
+            elif not any(n == ref["n"] and (kind is None or k == kind) for k, n in shown):
+                self.fail("refs", name, f"{where}: the target shows {', '.join(f'{k} {n}' for k, n in shown)}")
+
+    # --- the files, without the browser -------------------------------------------------------
+
+    def check_files(self):
+        """'??' in every PDF (pdftotext) and SVG text; TeX in terms.json and llms.txt."""
+        pdfs = sorted(self.site.rglob("*.pdf"))
+        svgs = sorted(self.site.rglob("*.svg"))
+        self.files.update(pdfs=len(pdfs), svgs=len(svgs))
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for path, text in zip(pdfs, pool.map(pdf_text, pdfs)):
+                self.question_marks(path, text, "pdfs")
+        for path in svgs:
+            text = " ".join(re.findall(r"<text\b[^>]*>(.*?)</text>", path.read_text(errors="replace"), re.S))
+            self.question_marks(path, re.sub(r"<[^>]+>", "", text), "svgs")
+        terms = self.site / "terms.json"
+        if terms.is_file():
+            for term in json.loads(terms.read_text(encoding="utf-8")).get("terms", []):
+                found = [(field, text) for field, text in strings(term) if field != "bibtex" and tex_in(text)]
+                self.tex_files["terms.json"] += bool(found)
+                for field, text in found[:1]:
+                    tex = tex_in(text)
+                    self.fail("tex", "terms.json", f"term {term.get('slug', '?')!r}, {field}: TeX {tex!r} in "
+                              f"{snippet(text, text.find(tex))!r}")
+        llms = self.site / "llms.txt"
+        if llms.is_file():
+            for i, line in enumerate(llms.read_text(encoding="utf-8").splitlines(), 1):
+                tex = tex_in(line)
+                if tex:
+                    self.tex_files["llms.txt"] += 1
+                    self.fail("tex", f"llms.txt:{i}", f"TeX {tex!r} in {snippet(line, line.find(tex))!r}")
+
+    def question_marks(self, path, text, kind):
+        at = text.find("??")
+        if at >= 0:
+            self.qq[kind] += 1
+            self.fail("qq", path.relative_to(self.site).as_posix(), f"'??' in its text: {snippet(text, at)!r}")
+
+    # --- the figures --------------------------------------------------------------------------
+
+    def figures(self):
+        lowest = min(self.contrasts, default=None)
+        refs_failed = sum(1 for check, _, _ in self.failures if check == "refs")
+        return {
+            "pages": self.pages, "pdfs": self.files["pdfs"], "svgs": self.files["svgs"],
+            "wider": {f"{w} {s}": self.wide[f"{w} {s}"] for w, s in PASSES},
+            "refs": {"shown": len(self.refs), "mismatched": refs_failed},
+            "duplicates": self.duplicates,
+            "qq": {"pages": self.qq["pages"], "svgs": self.qq["svgs"], "pdfs": self.qq["pdfs"]},
+            "contrast": {"figures": len(self.contrasts), "lowest": round(lowest[0], 2) if lowest else None,
+                         "lowest_at": f"{lowest[1]}: {lowest[2]}" if lowest else None,
+                         "below": sum(1 for c, _, _ in self.contrasts if c < MIN_CONTRAST)},
+            "tex": {"pages": len(self.tex_pages), "terms.json": self.tex_files["terms.json"],
+                    "llms.txt": self.tex_files["llms.txt"]},
+            "axe": {"light": self.axe["light"], "dark": self.axe["dark"]},
+        }
+
+
+def look(site, pages, axe=True):
+    """What each page shows, in one Chromium and one page object: collect() at 1280 px, light; the
+    width in each pass; axe-core at 1280 px (every rule in the light scheme, the contrast rule in the
+    dark one: the only rule the scheme can change); the drawn figures' contrast at 1280 px, dark."""
+    results = []
+    with sync_playwright() as p:
+        browser = auditpage.launch(p)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": HEIGHT}).new_page()
+            for n, name in enumerate(pages, 1):
+                if n % 100 == 0:
+                    print(f"audit: {n} of {len(pages)} pages looked at ({name})", file=sys.stderr, flush=True)
+                result = {"name": name, "error": None, "wide": [], "axe": {}, "contrasts": []}
+                try:
+                    visit(page, Path(site) / name, result, axe)
+                except PlaywrightError as err:
+                    result["error"] = " ".join(str(err).split())[:200]
+                results.append(result)
+        finally:
+            browser.close()
+    return results
+
+
+def visit(page, path, result, axe):
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 1280, "height": HEIGHT})
+    page.goto(path.as_uri(), wait_until="load")
+    page.evaluate(auditpage.IMAGES_LOADED)
+    result["found"] = auditpage.collect(page)
+    for width, scheme in PASSES:
+        page.set_viewport_size({"width": width, "height": HEIGHT})
+        page.emulate_media(color_scheme=scheme)
+        wide = auditpage.too_wide(page)
+        if wide:
+            result["wide"].append((width, scheme, wide))
+        if width == 1280 and axe:
+            result["axe"][scheme] = auditpage.axe_violations(page, None if scheme == "light" else ["color-contrast"])
+        if (width, scheme) == (1280, "dark"):
+            result["contrasts"] = auditpage.figure_contrasts(page)
+
+
+def strings(value, field=""):
+    """(field, text) of every string in a JSON value, by the name of the key that holds it."""
+    if isinstance(value, str):
+        yield field, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item, field)
+
+
+def pdf_text(path):
+    run = subprocess.run(["pdftotext", "-q", str(path), "-"], capture_output=True, text=True, errors="replace")
+    return run.stdout
+
+
+def fidelity_figures(audit, site, book):
+    """The fidelity figures (glossary.fidelity) of the site against the authors' book; a term
+    below the minimum, or a median below its target, is a failure."""
+    scores = fidelity.compare(site, book)
+    ratios = sorted((s["ratio"], slug) for slug, s in scores.items())
+    values = [r for r, _ in ratios]
+    figures = {"terms": len(ratios), "min": round(values[0], 3) if values else None,
+               "median": round(median(values), 3) if values else None,
+               "lowest": [(slug, round(r, 3)) for r, slug in ratios[:10]],
+               "not in the book": sorted(slug for slug, s in scores.items() if not s["found"])}
+    for ratio, slug in ratios:
+        if ratio < FIDELITY_MIN:
+            audit.fail("fidelity", scores[slug]["page"], f"its words are {ratio:.3f} like the book's entry "
+                       f"(at least {FIDELITY_MIN})" + ("" if scores[slug]["found"] else "; no such entry in the book"))
+    if values and median(values) < FIDELITY_MEDIAN:
+        audit.fail("fidelity", "terms", f"median likeness {median(values):.3f} (at least {FIDELITY_MEDIAN})")
+    return figures
+
+
+def run(site, book=None, axe=True, jobs=1):
+    """Audit the site: (figures, failures [(check, page, what)])."""
+    start = time.perf_counter()
+    audit = Audit(site)
+    if not (audit.site / "index.html").is_file():
+        raise auditpage.MissingTool(f"{audit.site}: no index.html; build the site first (make site), or name it "
+                                    "with SITE=<folder>")
+    audit.browse(pages_of(audit.site), axe=axe, jobs=jobs)
+    audit.check_refs()
+    audit.check_files()
+    figures = audit.figures()
+    if book:
+        figures["fidelity"] = fidelity_figures(audit, audit.site, book)
+    figures["seconds"] = round(time.perf_counter() - start, 1)
+    return figures, audit.failures
+
+
+def report(site, figures, failures, show=50):
+    """The figures, then the failures as `page: what` lines (the first `show`)."""
+    f = figures
+    lines = [f"audit of {site}: {f['pages']} pages at 1280 and 390 px, light and dark; {f['pdfs']} PDFs, "
+             f"{f['svgs']} SVGs; {f['seconds']:.0f} s",
+             "  pages wider than the viewport: " + ", ".join(f"{k.replace(' ', ' px ')} {v}"
+                                                             for k, v in f["wider"].items()),
+             f"  references: {f['refs']['shown']} numbers shown, {f['refs']['mismatched']} not what their target shows",
+             f"  pages showing a number twice: {f['duplicates']}",
+             f"  '??': {f['qq']['pages']} pages, {f['qq']['svgs']} SVGs, {f['qq']['pdfs']} PDFs",
+             f"  dark-scheme strokes of {f['contrast']['figures']} drawn figures: lowest "
+             + (f"{f['contrast']['lowest']:.2f}:1 ({f['contrast']['lowest_at']})" if f["contrast"]["lowest"] else "-")
+             + f", {f['contrast']['below']} below {MIN_CONTRAST:.0f}:1",
+             f"  TeX: {f['tex']['pages']} pages (title, descriptions, alt texts), {f['tex']['terms.json']} terms "
+             f"in terms.json, {f['tex']['llms.txt']} lines of llms.txt",
+             f"  axe-core violations: {f['axe']['light']} light, {f['axe']['dark']} dark"]
+    if "fidelity" in f:
+        fid = f["fidelity"]
+        lines.append(f"  words like the authors' book: {fid['terms']} terms, median {fid['median']}, minimum "
+                     f"{fid['min']}; lowest: " + ", ".join(f"{slug} {r}" for slug, r in fid["lowest"]))
+    counts = Counter(check for check, _, _ in failures)
+    lines.append(f"failures: {len(failures)}" + (" (" + ", ".join(f"{c} {counts[c]}" for c in CHECKS if counts[c])
+                                                 + ")" if failures else ""))
+    lines += [f"{page}: {what}" for _, page, what in failures[:show]]
+    if len(failures) > show:
+        lines.append(f"... and {len(failures) - show} more (--show N, or --json for all)")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m glossary.audit", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", default="site", help="the built site's folder (default: site)")
+    parser.add_argument("--book", help="the authors' book (PDF): compare each term's words with its entry")
+    parser.add_argument("--json", action="store_true", help="the figures and every failure as JSON")
+    parser.add_argument("--show", type=int, default=50, help="failures printed (default 50)")
+    parser.add_argument("--no-axe", dest="axe", action="store_false", help="skip axe-core")
+    parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
+                        help="browsers in parallel (default: the CPUs, at most 4)")
+    args = parser.parse_args(argv)
+    try:
+        figures, failures = run(args.site, args.book, axe=args.axe, jobs=args.jobs)
+    except (auditpage.MissingTool, fidelity.BookError) as err:
+        print(f"audit: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"site": str(args.site), "figures": figures, "failures": [
+            {"check": c, "page": p, "what": w} for c, p, w in failures]}, indent=1, ensure_ascii=False))
+    else:
+        print(report(args.site, figures, failures, args.show))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

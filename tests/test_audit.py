@@ -1,0 +1,267 @@
+"""The site audit (glossary.audit, `make audit`) on the fixture dictionary, built once: it passes, and
+each of its checks fails, naming the page and the problem, on a copy of the built site broken on
+purpose (an over-wide element, a reference showing another number than its target, a figure
+number shown twice, "??" in a page, a figure whose strokes are faint in the dark scheme, TeX in a
+description, an image without alt text).  The fidelity to the authors' book (glossary.fidelity):
+the fixture's own book (pdflatex, bibtex, as latexmk runs them) split into its entries, each term
+compared with its page; an entry whose heading the book lost is still found."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO
+from PIL import Image, ImageDraw
+
+from glossary import audit, auditpage, fidelity, texdict
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+_BUILT = {}
+
+
+def fixture_site(tmp_path_factory):
+    """One build per test session of the fixture dictionary, as `make site SOURCE= OUT=` does it."""
+    if "out" not in _BUILT:
+        out = tmp_path_factory.mktemp("audit") / "out"
+        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
+                              str(FIXTURE / "dictionary.yaml"), "--out", str(out)], cwd=REPO, capture_output=True,
+                             text=True, timeout=1500, env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        _BUILT["out"] = out
+    return _BUILT["out"] / "site"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return fixture_site(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def audited(site):
+    return audit.run(site, jobs=1)
+
+
+def cli(site, *args):
+    return subprocess.run([sys.executable, "-m", "glossary.audit", "--site", str(site), *args], cwd=REPO,
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+
+
+@pytest.mark.slow
+def test_the_fixture_passes_the_audit(site, audited):
+    figures, failures = audited
+    assert failures == [], audit.report(site, figures, failures, show=200)
+
+
+@pytest.mark.slow
+def test_the_audit_looks_at_every_page_reference_and_picture(site, audited):
+    figures, _ = audited
+    assert figures["pages"] == len(list(site.rglob("*.html"))) >= 20
+    # every \ref and \eqref of the terms' prose (pictures aside) is a reference the audit compared
+    terms = texdict.read(FIXTURE / "TinyDict_Main.tex")["entries"]
+    picture = re.compile(r"\\begin\{tikzpicture\}.*?\\end\{tikzpicture\}", re.S)
+    prose = [picture.sub("", t["body"]) for t in terms.values()]
+    refs = sum(len(re.findall(r"\\(?:eq)?ref\{", body)) for body in prose)
+    assert figures["refs"]["shown"] >= refs >= 15
+    pictures = sum(len(re.findall(r'<img src="[^"]+\.svg"', p.read_text())) for p in (site / "terms").glob("*.html"))
+    assert figures["contrast"]["figures"] == pictures >= 7
+    assert figures["pdfs"] == len(list(site.rglob("*.pdf")))
+
+
+# --- each check fails on a site broken on purpose ----------------------------------------------
+
+FAINT = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">'
+         '<rect width="200" height="100" fill="#777777"/><path d="M10 90 L190 10 M10 10 L190 90" stroke="#828282" '
+         'stroke-width="4"/></svg>')
+
+
+def edit(path, old, new, count=1):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name}: {old!r} is not there; update this test"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def broken(site, tmp_path_factory):
+    """A copy of the built site with one mistake per check, and the audit's JSON report of it."""
+    copy = tmp_path_factory.mktemp("broken") / "site"
+    shutil.copytree(site, copy)
+    terms = copy / "terms"
+    edit(terms / "vector.html", "<body>", '<body>\n<div id="audit-wide" style="width: 2000px; height: 4px"></div>')
+    edit(terms / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1</a>',
+         '<a href="gd.html#fig:gd-steps" class="ref">7</a>')
+    figure = re.search(r'<figure id="fig:datapoint-photo".*?</figure>', (terms / "datapoint.html").read_text(), re.S)
+    edit(terms / "datapoint.html", figure.group(0), figure.group(0) + figure.group(0).replace(
+        'id="fig:datapoint-photo"', 'id="fig:datapoint-again"'))
+    edit(terms / "feature.html", '<div class="prose">', '<div class="prose">\n<p>As Fig. ?? shows.</p>')
+    (terms / "gd" / "pictures" / "1.svg").write_text(FAINT)
+    description = re.search(r'<meta name="description" content="([^"]*)"', (terms / "function.html").read_text())
+    edit(terms / "function.html", description.group(0),
+         '<meta name="description" content="A function maps x to \\frac{1}{2} x.">')
+    edit(terms / "matrix.html", '<div class="prose">', '<div class="prose">\n<img src="../favicon.svg">')
+    run = cli(copy, "--json")
+    assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
+    return json.loads(run.stdout)
+
+
+def failed(report, check, page):
+    return [f["what"] for f in report["failures"] if f["check"] == check and f["page"] == page]
+
+
+@pytest.mark.slow
+def test_an_over_wide_element_is_named(broken):
+    found = failed(broken, "width", "terms/vector.html")
+    assert any("at 390 px, light" in w and "div#audit-wide" in w for w in found), found
+    assert any("at 1280 px, dark" in w for w in found), found
+    assert broken["figures"]["wider"]["390 light"] >= 1
+
+
+@pytest.mark.slow
+def test_a_reference_showing_another_number_is_named(broken):
+    found = failed(broken, "refs", "terms/learningrate.html")
+    assert any("'7'" in w and "terms/gd.html#fig:gd-steps" in w and "figure 1" in w for w in found), found
+
+
+@pytest.mark.slow
+def test_a_number_shown_twice_is_named(broken):
+    assert "figure 1 is numbered 2 times on the page" in failed(broken, "numbers", "terms/datapoint.html")
+    assert broken["figures"]["duplicates"] >= 1
+
+
+@pytest.mark.slow
+def test_question_marks_are_named(broken):
+    assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))
+
+
+@pytest.mark.slow
+def test_faint_strokes_in_the_dark_are_named(broken):
+    found = failed(broken, "contrast", "terms/gd.html")
+    assert any(w.startswith("gd/pictures/1.svg: strokes at 1.") for w in found), found
+    assert broken["figures"]["contrast"]["lowest"] < 1.5
+
+
+@pytest.mark.slow
+def test_tex_in_a_description_is_named(broken):
+    assert any("'\\\\frac'" in w and "meta description" in w for w in failed(broken, "tex", "terms/function.html"))
+
+
+@pytest.mark.slow
+def test_axe_violations_are_named(broken):
+    assert any(w.startswith("axe-core, light: image-alt") for w in failed(broken, "axe", "terms/matrix.html"))
+
+
+@pytest.mark.slow
+def test_the_report_prints_figures_and_failures_and_exits_1(broken, site, tmp_path):
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    edit(copy / "terms" / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1</a>',
+         '<a href="gd.html#fig:gd-steps" class="ref">7</a>')
+    run = cli(copy, "--no-axe", "--show", "1")
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"audit of {copy}: ") and any("references:" in line for line in lines)
+    at = next(i for i, line in enumerate(lines) if line.startswith("failures: "))
+    assert len([line for line in lines[at + 1:] if not line.startswith("... and ")]) == 1
+    missing = cli(tmp_path / "nothing")
+    assert missing.returncode == 2 and "no index.html" in missing.stderr and "Traceback" not in missing.stderr
+
+
+# --- the contrast measure --------------------------------------------------------------------
+
+def png(background, stroke, width=3):
+    image = Image.new("RGB", (120, 60), background)
+    ImageDraw.Draw(image).line([(5, 55), (115, 5)], fill=stroke, width=width)
+    out = __import__("io").BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def test_stroke_contrast_is_wcag_on_the_pixels():
+    assert auditpage.contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    assert auditpage.contrast((119, 119, 119), (255, 255, 255)) == pytest.approx(4.48, abs=0.01)
+    ratio, stroke, background = auditpage.stroke_contrast(png("#16171a", "#e6e6e1"))
+    assert background == [22, 23, 26] and stroke == [230, 230, 225]
+    assert ratio == pytest.approx(auditpage.contrast((230, 230, 225), (22, 23, 26)))
+    assert auditpage.stroke_contrast(png("#16171a", "#000000"))[0] < 1.3
+    assert auditpage.stroke_contrast(png("#16171a", "#16171a"))[0] == 1.0      # nothing drawn
+
+
+# --- the fidelity to the authors' book ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    """The fixture's book as its authors build it: pdflatex, bibtex, pdflatex twice (latexmk's runs;
+    glossaries-extra's automake runs makeindex)."""
+    work = tmp_path_factory.mktemp("book") / "dict"
+    shutil.copytree(FIXTURE, work)
+    for cmd in (["pdflatex"], ["bibtex"], ["pdflatex"], ["pdflatex"]):
+        args = cmd + (["-interaction=nonstopmode", "TinyDict_Main.tex"] if cmd == ["pdflatex"] else ["TinyDict_Main"])
+        run = subprocess.run(args, cwd=work, capture_output=True, text=True)
+        assert run.returncode == 0 or cmd == ["bibtex"], run.stdout[-3000:]
+    return work / "TinyDict_Main.pdf"
+
+
+@pytest.mark.slow
+def test_every_term_is_found_in_the_book_and_scored(site, book):
+    scores = fidelity.compare(site, book)
+    assert set(scores) == {p.stem for p in (site / "terms").glob("*.html")}
+    assert all(s["found"] and s["book_words"] > 3 and 0 < s["ratio"] <= 1 for s in scores.values()), scores
+    summary = fidelity.summary(scores)
+    assert summary["terms"] == len(scores) and len(summary["lowest"]) == 10
+    assert summary["min"] == round(min(s["ratio"] for s in scores.values()), 4)
+    run = subprocess.run([sys.executable, "scripts/fidelity.py", "--site", str(site), "--book", str(book)],
+                         cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0 and f"{len(scores)} terms, {len(scores)} found in the book" in run.stdout
+
+
+@pytest.mark.slow
+def test_a_sentence_dropped_from_a_page_lowers_its_term_alone(site, book, tmp_path):
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    sentence = re.compile(r"Adding two vectors\s+or\s+scaling\s+one\s+by\s+a\s+number\s+gives\s+again\s+a\s+vector")
+    page = copy / "terms" / "vector.html"
+    assert sentence.search(page.read_text()), "the fixture's vector changed; update this test"
+    page.write_text(sentence.sub("", page.read_text()))
+    before, after = fidelity.compare(site, book), fidelity.compare(copy, book)
+    dropped = len(fidelity.words("Adding two vectors or scaling one by a number gives again a vector"))
+    assert after["vector"]["page_words"] == before["vector"]["page_words"] - dropped
+    assert after["vector"]["ratio"] < before["vector"]["ratio"] - 0.1
+    assert {slug for slug in before if before[slug]["ratio"] != after[slug]["ratio"]} == {"vector"}
+
+
+def run_of(page, top, left, text, family="SFRM1200", size=18.0):
+    return (page, float(top), float(left), 16.0, size, family, text)
+
+
+def test_an_entry_whose_heading_the_book_lost_is_found_by_its_first_words():
+    """A book like the real one's latexmk build, which loses its headings after an error: the entries
+    with a bold heading start there; the one without starts at the line with its page's first words."""
+    found = [run_of(1, 100, 166, "Machine Learning Concepts", "SFBX1728", 26.0),
+             run_of(1, 150, 166, "alpha", "SFBX1200"), run_of(1, 150, 230, "An alpha is the first letter of a"),
+             run_of(1, 170, 210, "word, as in"), run_of(1, 171, 300, "x", "CMMI12"), run_of(1, 170, 320, "here."),
+             run_of(1, 190, 210, "See also: beta."),
+             run_of(1, 210, 166, "A beta comes second, after the alpha, in every"),
+             run_of(1, 230, 166, "Greek word."),
+             run_of(1, 250, 166, "gamma", "SFBX1200"), run_of(1, 250, 230, "The third one is a gamma.")]
+    titles = {"alpha": "alpha", "beta": "beta", "gamma": "gamma"}
+    first = {"beta": fidelity.words("A beta comes second, after the alpha, in each Greek word.")[:fidelity.FIRST]}
+    got = fidelity.entries(found, titles, ["alpha", "beta", "gamma"], first)
+    assert got == {"alpha": fidelity.words("An alpha is the first letter of a word, as in here."),
+                   "beta": fidelity.words("A beta comes second, after the alpha, in every Greek word."),
+                   "gamma": fidelity.words("The third one is a gamma.")}
+
+
+def test_words_leave_math_and_keep_a_word_the_book_broke():
+    assert fidelity.words("The 2 vectors x, y in Fig. 3 (see Figure 1).") == ["the", "vectors", "in", "fig", "see",
+                                                                             "fig"]
+    broken = f"infor{fidelity.JOIN}mation fixed{fidelity.JOIN}point"
+    assert fidelity.words(broken, frozenset({"information", "fixed", "point"})) == ["information", "fixed", "point"]
+    page = '<h1>Title</h1><div class="prose"><p>A <math><mi>x</mi><mi>exp</mi><mtext>for all</mtext>' \
+           '<annotation>\\exp</annotation></math> here.</p><section class="references"><p>Ref</p></section></div>'
+    parser = fidelity.Prose()
+    parser.feed(page)
+    assert fidelity.words("".join(parser.parts)) == ["exp", "for", "all", "here"] and parser.title == "Title"
+    assert np.isclose(fidelity.ratio(["a", "b"], ["a", "b"]), 1)
