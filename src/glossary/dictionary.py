@@ -301,7 +301,7 @@ def content_key(*parts):
 
 
 NAMES = "results/names.json"
-PROSE_WORDS = ("Figure", "References")
+PROSE_WORDS = ("Figure", "References", "of")
 PICTURE_PREAMBLE = "results/pictures/preamble.tex"
 
 
