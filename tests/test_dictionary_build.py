@@ -21,7 +21,7 @@ import pytest
 from conftest import REPO, tree_bytes
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
-GLOSSARY_FILES = ("TinyDict_Math.tex", "TinyDict_Models.tex", "TinyDict_Numbers.tex")
+GLOSSARY_FILES = ("TinyDict_Audit.tex", "TinyDict_Math.tex", "TinyDict_Models.tex", "TinyDict_Numbers.tex")
 SOURCE = "dictionary.yaml"
 # Fields of \newglossaryentry that the tests read (the description is read by brace matching).
 FIELDS = ("name", "text", "first", "plural", "firstplural", "type")
