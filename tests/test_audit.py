@@ -91,8 +91,8 @@ def broken(site, tmp_path_factory):
     shutil.copytree(site, copy)
     terms = copy / "terms"
     edit(terms / "vector.html", "<body>", '<body>\n<div id="audit-wide" style="width: 2000px; height: 4px"></div>')
-    edit(terms / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1</a>',
-         '<a href="gd.html#fig:gd-steps" class="ref">7</a>')
+    edit(terms / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1 of gradient descent (GD)</a>',
+         '<a href="gd.html#fig:gd-steps" class="ref">7 of gradient descent (GD)</a>')
     figure = re.search(r'<figure id="fig:datapoint-photo".*?</figure>', (terms / "datapoint.html").read_text(), re.S)
     edit(terms / "datapoint.html", figure.group(0), figure.group(0) + figure.group(0).replace(
         'id="fig:datapoint-photo"', 'id="fig:datapoint-again"'))
@@ -157,8 +157,8 @@ def test_axe_violations_are_named(broken):
 def test_the_report_prints_figures_and_failures_and_exits_1(broken, site, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    edit(copy / "terms" / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1</a>',
-         '<a href="gd.html#fig:gd-steps" class="ref">7</a>')
+    edit(copy / "terms" / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1 of gradient descent (GD)</a>',
+         '<a href="gd.html#fig:gd-steps" class="ref">7 of gradient descent (GD)</a>')
     run = cli(copy, "--no-axe", "--show", "1")
     assert run.returncode == 1
     lines = run.stdout.splitlines()

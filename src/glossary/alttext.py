@@ -2,15 +2,14 @@
 
 A picture (a compiled tikzpicture) or a photo (\\includegraphics) of a LaTeX dictionary has no
 description of its own; its figure's caption says what it shows.  The page's <img alt> and the
-Markdown's image text are that caption as pandoc's plain writer says it: a formula it can write in
-Unicode as such (f(w), (x)_(r ∈ ℕ)), any other as its TeX ($\\overline{\\mathbf{w}}$), never a gap
-("toward the minimizer of ." was what dropping the formulas left).  "Figure N." and citations are not
-part of it; a subfigure's picture takes its own caption.  One pandoc process for a batch.
+Markdown's image text are that caption as text, each formula as the characters it shows
+(glossary.plaintext: f(w), w̄), never a gap ("toward the minimizer of ." was what dropping the
+formulas left).  "Figure N." and citations are not
+part of it; a subfigure's picture takes its own caption.  Two pandoc processes for a batch.
 """
 import json
-import re
 
-from glossary import prose
+from glossary import plaintext, prose
 
 
 def images(figure, found):
@@ -45,20 +44,17 @@ def figures(value, found):
     return found
 
 
-def with_alt(asts, plain_caption, api_version):
+def with_alt(asts, plain_caption):
     """A copy of the entries' blocks ({slug: blocks}) whose figure images carry their caption as
     alt text; plain_caption(inlines) gives the caption's inlines as a summary shows them (no
-    "Figure N.", citations or links); api_version: pandoc's JSON AST version."""
+    "Figure N.", citations or links)."""
     asts = json.loads(json.dumps(asts))
     found = [pair for blocks in asts.values() for pair in figures(blocks, [])]
     if not found:
         return asts
-    blocks = []
-    for i, (_, caption) in enumerate(found):
-        blocks += [prose.node("Para", [prose.node("Str", f"@@{i}@@")]), prose.node("Plain", plain_caption(caption))]
-    doc = {"pandoc-api-version": api_version, "meta": {}, "blocks": blocks}
-    text = prose.run_pandoc(["-f", "json", "-t", "plain", "--wrap=none"], json.dumps(doc))
-    texts = [" ".join(t.split()) for t in re.split(r"^@@\d+@@$", text, flags=re.M)[1:]]
+    # The caption as text, its formulas as the characters they show (glossary.plaintext).
+    texts = list(plaintext.texts({i: [prose.node("Plain", plain_caption(caption))]
+                                  for i, (_, caption) in enumerate(found)}).values())
     for (image, _), alt in zip(found, texts):
         image["c"][1] = [prose.node("Str", alt)] if alt else []
     return asts

@@ -36,6 +36,11 @@ COLLECT = r"""() => {
     const cell = row.firstElementChild, m = cell && EQNO.exec(cell.textContent.replace(/\s+/g, ''));
     if (m) { items.push({kind: 'equation', n: m[1], el: cell}); labels.add(cell); }
   }
+  // The numbers the page writes beside its displays: <a class="eqno" href="#anchor">(N)</a>.
+  for (const a of main.querySelectorAll('a.eqno')) {
+    const m = EQNO.exec(a.textContent.replace(/\s+/g, ''));
+    if (m) { items.push({kind: 'equation', n: m[1], el: a}); labels.add(a); }
+  }
   const texts = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let t; (t = texts.nextNode());) {
     const m = EQNO.exec(t.data.trim()), el = t.parentElement;
@@ -164,7 +169,8 @@ def contrast(a, b):
 def stroke_contrast(png):
     """(contrast, stroke colour, background colour) of a screenshot.  The background is the most
     frequent colour; the strokes are the pixels that differ from it (by more than 6 of 255 in a
-    channel), of which the more distinct half is taken (anti-aliased edges are blends with the
+    channel), of which the most distinct tenth is taken (a stroke's colour is its core: its
+    anti-aliased edges, and the whole of a line thinner than a pixel, are blends with the
     background) and its median colour compared with the background.  With no strokes at all, 1:1."""
     pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int32).reshape(-1, 3)
     packed = pixels[:, 0] << 16 | pixels[:, 1] << 8 | pixels[:, 2]
@@ -175,7 +181,7 @@ def stroke_contrast(png):
     ink = distance > 6
     if ink.sum() < 8:
         return 1.0, background.tolist(), background.tolist()
-    core = pixels[ink][distance[ink] >= np.median(distance[ink])]
+    core = pixels[ink][distance[ink] >= np.percentile(distance[ink], 90)]
     stroke = np.median(core, axis=0)
     return contrast(stroke, background), stroke.round().astype(int).tolist(), background.tolist()
 

@@ -518,7 +518,7 @@ def render_fresh(entries, facts, context):
                               "unknown": walker.unknown,
                               **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
     reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
-    shown = {"html": alttext.with_alt(done, caption_text, api_version()),
+    shown = {"html": alttext.with_alt(done, caption_text),
              "latex": {slug: reset + blocks for slug, blocks in done.items()}}
     for fmt in ("html", "latex", "markdown"):
         for slug, text in write_batch(shown.get(fmt, shown["html"]), fmt, by_slug, context["markdown_macros"]).items():
