@@ -157,7 +157,8 @@ def test_axe_violations_are_named(broken):
 def test_the_report_prints_figures_and_failures_and_exits_1(broken, site, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    edit(copy / "terms" / "learningrate.html", '<a href="gd.html#fig:gd-steps" class="ref">1 of gradient descent (GD)</a>',
+    edit(copy / "terms" / "learningrate.html",
+         '<a href="gd.html#fig:gd-steps" class="ref">1 of gradient descent (GD)</a>',
          '<a href="gd.html#fig:gd-steps" class="ref">7 of gradient descent (GD)</a>')
     run = cli(copy, "--no-axe", "--show", "1")
     assert run.returncode == 1
