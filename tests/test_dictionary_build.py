@@ -208,8 +208,9 @@ def terms():
 class Page(HTMLParser):
     """What the tests read of a page: its links (in the prose, inside MathML text), its figures,
     ids and the text a reader sees (outside <annotation>, which keeps each formula's TeX, and
-    outside <pre>, where the BibTeX to copy is meant to be TeX)."""
-    HIDDEN = {"annotation", "script", "style", "pre"}
+    outside <pre> and <code>, where the BibTeX to copy and the notation page's macro names are
+    meant to be TeX)."""
+    HIDDEN = {"annotation", "script", "style", "pre", "code"}
 
     def __init__(self, html):
         super().__init__(convert_charrefs=True)
