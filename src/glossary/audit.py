@@ -5,7 +5,8 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
 
 - width: no page is wider than its viewport (the page's scrollWidth), in any of the four passes;
 - refs: every number a reference shows ("(N)", "Fig. N", "Table N": a link whose text is a
-  number) is a number its target shows, on the same page or on the linked one;
+  number, or a number and the term it belongs to, "(1) of gradient descent") is a number its target
+  shows, on the same page or on the linked one;
 - numbers: no figure, table or equation number is shown twice on one page;
 - qq: no "??" in a page's text, in any SVG's text or in any PDF's (pdftotext);
 - contrast: in the dark scheme, each drawn figure (an `img` of an SVG) keeps its strokes at

@@ -23,7 +23,8 @@ AXE = REPO / "node_modules/axe-core/axe.min.js"
 # Where an equation number is shown: in a display formula's box (a MathML label row, or text beside).
 COLLECT = r"""() => {
   const main = document.querySelector('main') || document.body;
-  const CAPTION = /^\s*(Figure|Fig\.?|Table)\s*(\d+)/i, EQNO = /^\((\d+)\)$/, NUMBER = /^\(?(\d+)[a-z]?\)?$/;
+  const CAPTION = /^\s*(Figure|Fig\.?|Table)\s*(\d+)/i, EQNO = /^\((\d+)\)$/;
+  const NUMBER = /^\(?(\d+)[a-z]?\)?(?:\s+\S+\s.+)?$/;     // "(1)", "1", "(1) of gradient descent"
   const DISPLAY = '.equation, .math-display, math[display="block"], mlabeledtr, .eqno, .equation-number';
   const items = [];
   for (const f of main.querySelectorAll('figure, table')) {
