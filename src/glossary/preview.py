@@ -722,13 +722,16 @@ def dictionary_context(source, config, repo):
     {"context": render_batch's context, "catalog": results/catalog.json, "backlinks": the sentences
     results/backlinks/ holds, "site": the page's parameters {"title", "base_url", "site",
     "colab_prefix"} as workflow/rules/common.smk sets them}."""
-    from glossary import catalog, dictionary, jsonio, pagejob, texdict
+    from glossary import catalog, dictionary, jsonio, notation, pagejob, texdict
     extra = texdict.read_config(Path(source)) if Path(source).suffix in (".yaml", ".yml") else {}
     main = Path(extra.get("main", source))
     macro_files = [main.parent / rel for rel in texdict.Reader(main).read()["macro_files"]]
     facts = dictionary.site_facts(dict(dictionary.book_of(main, extra), attribution=extra.get("attribution"),
                                        description=extra.get("description") or dictionary.DICTIONARY_SUMMARY,
                                        site_url=extra.get("url", "")))
+    # The header links to the notation and abbreviations pages the build made (reading_files.smk).
+    facts.update({key: (Path("results/site") / page).is_file() for key, page in
+                  (("notation", notation.SYMBOLS_PAGE), ("abbreviations", notation.ABBREVIATIONS_PAGE))})
     site = {"title": facts["title"], "base_url": extra.get("url", ""), "site": facts,
             "colab_prefix": config["colab_prefix"]}
     return {"context": pagejob.dictionary_context(macro_files, repo),
