@@ -19,6 +19,8 @@ import pytest
 from conftest import REPO
 from test_browser import chromium, pages_of, serve
 
+from glossary import pages
+
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 SUM = " + ".join(f"a_{{{i}}} x_{{{i}}}" for i in range(1, 25))
 WIDE = rf"""
@@ -265,3 +267,11 @@ def test_the_text_starts_once(served, browser):
         context.close()
     assert sum(n == 1 for n in said.values()) >= 8, said     # a summary with a formula reads otherwise
     assert max(said.values()) == 1, said
+
+
+def test_a_picture_link_without_a_description_is_still_named():
+    """A picture whose figure has no caption has alt="": the link that opens it needs a name (axe's
+    link-name), and a described picture's link is named by its image."""
+    html = pages.linked_figures('<img src="vcdim/pictures/2.svg" alt=""><img src="a/pictures/1.svg" alt="A plot.">')
+    assert '<a class="picture" href="vcdim/pictures/2.svg" aria-label="Picture 2 at full size">' in html
+    assert '<a class="picture" href="a/pictures/1.svg"><img' in html

@@ -23,6 +23,11 @@ def test_a_formula_is_the_characters_it_shows():
     assert all("\\" not in t for t in found.values())
 
 
+def test_a_set_minus_is_no_backslash():
+    """texmath writes \\setminus as a backslash: in text it would read as TeX ("ℝᵈ\\{𝟎}")."""
+    assert plaintext.formulas([r"\mathbb{R}^{d} \setminus \{0\}"]) == {r"\mathbb{R}^{d} \setminus \{0\}": "ℝᵈ∖{0}"}
+
+
 def test_sources_of_names_and_forms_become_text():
     macros = FIXTURE_MACROS.read_text()
     done = plaintext.sources({"a": (r"$k$-fold cross-validation ($k$-fold CV)", "latex"),

@@ -209,13 +209,20 @@ LABEL = re.compile(r'<span class="figure-label">.*?</span>', re.S)
 FIGURE_MARK = re.compile(r'<figure\b([^>]*)>|</figure>|<span class="figure-label">(<strong>.*?</strong>)')
 ID = re.compile(r'\bid="([^"]*)"')
 PICTURE = re.compile(r'(<a\b[^>]*>\s*)?(<img\b[^>]*?\bsrc="([^"]*)"[^>]*>)')
+EMPTY_ALT = re.compile(r'\balt=""')
 
 
 def linked_figures(prose_html):
     """Each picture of the prose a link to itself (the column may show it scaled down), and each
     figure's number in its caption ("Figure 2.", "(a)") a link to the figure (its permalink)."""
-    prose_html = PICTURE.sub(lambda m: m.group(0) if m.group(1) else
-                             f'<a class="picture" href="{m.group(3)}">{m.group(2)}</a>', prose_html)
+    def link(m):
+        if m.group(1):
+            return m.group(0)
+        # A picture without a description still needs a name for the link that opens it.
+        named = "" if EMPTY_ALT.search(m.group(2)) is None else \
+            f' aria-label="Picture {html.escape(Path(m.group(3)).stem)} at full size"'
+        return f'<a class="picture" href="{m.group(3)}"{named}>{m.group(2)}</a>'
+    prose_html = PICTURE.sub(link, prose_html)
     ids = []
 
     def mark(m):

@@ -35,6 +35,8 @@ SPACED = set("=≠<>≤≥≈≡∼≃≅∝→←↦⇒⇔⟶⟵∈∉∋⊂⊃
 AFTER = {",": ", ", ":": ": ", ";": "; "}      # punctuation followed by a space
 LARGE = set("∑∏∐∫∬∮⋃⋂⨁⨂")                      # a large operator: a space before its operand
 INVISIBLE = dict.fromkeys(map(ord, "\u2061\u2062\u2063\u2064\u200b"))
+# texmath writes \setminus as a backslash, which reads as TeX in text: the set-minus character.
+INVISIBLE[ord("\\")] = "\u2216"
 MARK = "GLOSSARYPIECE{}"       # a paragraph between two pieces: the same in every reader and writer
 MARK_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
