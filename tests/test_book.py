@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 from test_dictionary_build import build, built_ok, copy_fixture, fixture_terms, slug_of
+from test_print import links
 
 from glossary import dictionary, jsonio, latex, typeset
 
@@ -49,20 +50,6 @@ def pdftotext(path):
 
 def words(text):
     return " ".join(text.split())
-
-
-def links(path):
-    """[(page index, "URI" or "GoTo", address or destination name)] of a PDF's link annotations."""
-    reader = PdfReader(str(path))
-    found = []
-    for i, page in enumerate(reader.pages):
-        for annot in page.get("/Annots") or []:
-            action = annot.get_object().get("/A")
-            if action is not None:
-                action = action.get_object()
-                found.append((i, "URI", str(action["/URI"])) if action["/S"] == "/URI"
-                             else (i, "GoTo", str(action.get("/D"))))
-    return found, reader
 
 
 def outline(path):
