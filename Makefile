@@ -13,7 +13,9 @@ FORMAT ?= text
 DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures texlive-latex-extra \
 	texlive-fonts-recommended cm-super texlive-lang-german texlive-lang-greek \
 	poppler-utils
-TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client
+# texlive-plain-generic: tracklang, which glossaries needs when test_audit builds the fixture's own book.
+TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client \
+	texlive-plain-generic
 
 .PHONY: site slurm serve test setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links audit
 
@@ -96,6 +98,7 @@ system-packages:
 test-packages:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	kpsewhich tracklang.sty >/dev/null 2>&1 || missing="$$missing tracklang"; \
 	command -v java >/dev/null || missing="$$missing java"; \
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null || missing="$$missing slurm"; \
 	extra=""; command -v npm >/dev/null || { missing="$$missing npm"; extra="nodejs npm"; }; \
