@@ -3,6 +3,7 @@ a template edit rebuilds with a banner, mistakes show as an overlay that clears 
 and Snakemake's records are left for `make site` as they were.  The slow tests drive Debian's Chromium
 through Playwright against `make serve` in a copy of the repository with one skeleton entry."""
 import http.client
+import itertools
 import json
 import os
 import re
@@ -297,7 +298,11 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
     dry, _ = snakemake(session.root, "--dry-run", check=False)
     said = dry.stdout + dry.stderr
     if "IncompleteFilesException" in said:
-        marked = said.split("Incomplete files:", 1)[1].strip().split("\n\n", 1)[0].split()
+        # The paths are the lines after the heading, up to the first that is not a bare path (stdout
+        # and stderr are joined, so Snakemake's next message may follow without a blank line).
+        after = said.split("Incomplete files:", 1)[1].strip().splitlines()
+        marked = [line.strip() for line in
+                  itertools.takewhile(lambda line: line.strip() and " " not in line.strip(), after)]
         assert marked and all(re.fullmatch(r"results/site/terms/toy-fit/figures/[\w-]+\.\w+", m) for m in marked), said
     else:
         assert dry.returncode == 0 and "incomplete" not in said.lower(), said
