@@ -6,10 +6,10 @@ pixels) in both colour schemes; \\mathbf is upright and \\boldsymbol italic, ope
 keyboard focus; a page's text starts once (no summary repeating its first sentence).
 
 On a copy of the fixture dictionary (no demos) with one term added: a picture four times as wide as
-the column, drawn black on a transparent background as a print figure is, and a first sentence (the
+the column, drawn black on a transparent background as a print figure is, a TikZ picture drawn in pale
+colours (green and yellow: below 3:1 on white paper), and a first sentence (the
 index's summary, quoted under "Referenced by" on the page of the vector) holding a formula wider than
 a phone."""
-import io
 import re
 import shutil
 import subprocess
@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 from test_browser import chromium, pages_of, serve
 
-from glossary import pages
+from glossary import auditpage, pages
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 SUM = " + ".join(f"a_{{{i}}} x_{{{i}}}" for i in range(1, 25))
@@ -36,6 +36,15 @@ WIDE = rf"""
 			\includegraphics[width=\textwidth]{{assets/wide}}
 			\caption{{A picture four times as wide as the column.}}
 			\label{{fig:wide-photo}}
+		\end{{figure}}
+		Its pale lines, drawn for paper in TikZ's green and yellow:
+		\begin{{figure}}[H]
+			\centering
+			\begin{{tikzpicture}}
+				\draw[green, thick] (0,0) -- (3,1);
+				\draw[yellow, very thick] (0,1) -- (3,0);
+			\end{{tikzpicture}}
+			\caption{{Pale strokes.}}
 		\end{{figure}}
 		See also: \gls{{vector}}.}},
 	type=math,
@@ -95,37 +104,6 @@ def open_page(browser, url, width=1280, scheme="light"):
     return context, page
 
 
-def luminance(rgb):
-    def channel(c):
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(c) for c in rgb[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def pixels(png):
-    from PIL import Image
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    data = list(image.get_flattened_data())
-    return data, max(image.getcolors(maxcolors=image.width * image.height))[1]
-
-
-def stroke_contrast(light_png, png):
-    """The contrast of a picture's strokes against what lies behind them, in a screenshot: over the pixels
-    that are ink in the light scheme's screenshot (those that differ from its commonest colour, the
-    background, by 1.5:1 or more), the 90th percentile of their contrast against the screenshot's
-    background (the core of the strokes; a thin line is mostly its anti-aliased edge)."""
-    light, light_background = pixels(light_png)
-    shown, background = pixels(png)
-    ink = sorted(contrast(background, shown[i]) for i, c in enumerate(light) if contrast(light_background, c) >= 1.5)
-    return ink[len(ink) * 9 // 10]
-
-
 def test_no_page_scrolls_sideways_from_320_to_1920_px(served, browser):
     site, base = served
     wide = []
@@ -180,20 +158,20 @@ def test_figures_are_centred_as_in_the_book(served, browser):
 
 
 def test_drawn_figures_keep_a_contrast_of_3_to_1_in_both_schemes(served, browser):
-    """The strokes of every picture of the prose (TikZ drawings as SVG, a transparent PNG) against what
-    is behind them, on the screenshot's pixels, in the light and the dark scheme."""
+    """The strokes of every picture of the prose (TikZ drawings as SVG, among them one drawn in TikZ's
+    pale green and yellow; a transparent PNG) against what is behind them, on the screenshot's pixels,
+    in the light and the dark scheme, by the site audit's measure."""
     site, base = served
-    shots = {}
+    measured = {}
     for scheme in ("light", "dark"):
         for name in ("terms/gd.html", "terms/overfitting.html", "terms/wide.html"):
             context, page = open_page(browser, base + name, width=1280, scheme=scheme)
             for i, picture in enumerate(page.locator(".prose figure img").all()):
                 picture.scroll_into_view_if_needed()
-                shots[scheme, f"{name} #{i + 1}"] = picture.screenshot()
+                ratio, stroke, background = auditpage.stroke_contrast(picture.screenshot())
+                measured[f"{name} #{i + 1} {scheme}"] = round(ratio, 2)
             context.close()
-    measured = {f"{key} {scheme}": round(stroke_contrast(shots["light", key], png), 2)
-                for (scheme, key), png in shots.items()}
-    assert len(measured) == 8, measured
+    assert len(measured) == 10, measured
     assert min(measured.values()) >= 3, measured
 
 

@@ -168,18 +168,29 @@ def contrast(a, b):
 
 
 def stroke_contrast(png):
-    """(contrast, stroke colour, background colour) of a screenshot.  The background is the most
-    frequent colour; the strokes are the pixels that differ from it (by more than 6 of 255 in a
-    channel), of which the most distinct tenth is taken (a stroke's colour is its core: its
-    anti-aliased edges, and the whole of a line thinner than a pixel, are blends with the
-    background) and its median colour compared with the background.  With no strokes at all, 1:1."""
-    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int32).reshape(-1, 3)
-    packed = pixels[:, 0] << 16 | pixels[:, 1] << 8 | pixels[:, 2]
+    """(contrast, stroke colour, background colour) of a screenshot of a figure.  The background is
+    what the figure lies on: the commonest colour of the screenshot's outer frame (its panel or the
+    page).  The strokes are the pixels that differ from it (by more than 6 of 255 in a channel) and
+    are not inside a uniform area (a fill: the same colour 2 px around), of which the most distinct
+    tenth is taken (a stroke's colour is its core: its anti-aliased edges, and the whole of a line
+    thinner than a pixel, are blends with the background) and its median colour compared with the
+    background.  With no strokes at all, 1:1."""
+    image = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int32)
+    frame = np.concatenate([image[:2].reshape(-1, 3), image[-2:].reshape(-1, 3),
+                            image[:, :2].reshape(-1, 3), image[:, -2:].reshape(-1, 3)])
+    packed = frame[:, 0] << 16 | frame[:, 1] << 8 | frame[:, 2]
     values, counts = np.unique(packed, return_counts=True)
     top = int(values[counts.argmax()])
     background = np.array([top >> 16, top >> 8 & 255, top & 255])
+    padded = np.pad(image, ((2, 2), (2, 2), (0, 0)), mode="edge")
+    height, width = image.shape[:2]
+    edge = np.zeros((height, width), dtype=bool)
+    for dy, dx in ((-2, 0), (-1, 0), (1, 0), (2, 0), (0, -2), (0, -1), (0, 1), (0, 2)):
+        shifted = padded[2 + dy:2 + dy + height, 2 + dx:2 + dx + width]
+        edge |= np.abs(shifted - image).max(axis=2) > 6
+    pixels = image.reshape(-1, 3)
     distance = np.abs(pixels - background).max(axis=1)
-    ink = distance > 6
+    ink = (distance > 6) & edge.reshape(-1)
     if ink.sum() < 8:
         return 1.0, background.tolist(), background.tolist()
     core = pixels[ink][distance[ink] >= np.percentile(distance[ink], 90)]

@@ -23,7 +23,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from glossary import latex
+from glossary import latex, svgink
 from glossary.entries import EntryError
 
 # Packages that serve the printed dictionary, not a standalone picture: the glossary and its index and
@@ -279,11 +279,11 @@ def referenced_files(tex, root):
 def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = None, labels: dict = None) -> str:
     """sha256 (hex) of the picture (with the terms it names and the numbers of the labels it refers to,
     `picture_labels`), the preamble before the macro file, the macro file's non-definition lines, the
-    definitions of the macros the picture uses (transitively), TeX's versions and, given the dictionary's
+    definitions of the macros the picture uses (transitively), TeX's versions, svgink's and, given the dictionary's
     `root`, the bytes of the files the picture reads."""
     head, macro_text = split_preamble(preamble)
     payload = {"picture": "\n".join(term_lines(tex, terms) + label_lines(labels) + [tex]), "preamble": head,
-               "tex": tex_versions(),
+               "tex": tex_versions(), "svg": svgink.VERSION,
                "macro_file": macro_rest(macro_text),
                "macros": {name: macros[name] for name in used_macros(tex, macros)},
                "files": referenced_files(tex, root) if root else {}}
@@ -398,9 +398,10 @@ def failure(picture, log_text, tex_path, start):
 
 
 def to_svg(pdf, svg):
-    """pdftocairo's SVG of a one-page PDF, written atomically."""
+    """pdftocairo's SVG of a one-page PDF, its pale strokes darkened (svgink), written atomically."""
     tmp = Path(f"{svg}.{os.getpid()}.tmp.svg")
     subprocess.run(["pdftocairo", "-svg", str(pdf), str(tmp)], check=True, capture_output=True)
+    tmp.write_text(svgink.legible(tmp.read_text(encoding="utf-8")), encoding="utf-8")
     os.replace(tmp, svg)
 
 
