@@ -192,6 +192,19 @@ def test_stroke_contrast_is_wcag_on_the_pixels():
     assert auditpage.stroke_contrast(png("#16171a", "#16171a"))[0] == 1.0      # nothing drawn
 
 
+def test_a_fill_is_not_a_stroke():
+    """A pale area covering most of a figure (generalization's ellipse) is what the strokes lie on, not a
+    stroke; the background is the figure's frame (its panel), even where a fill is the commonest colour."""
+    image = Image.new("RGB", (200, 100), "#ffffff")
+    draw = ImageDraw.Draw(image)
+    draw.ellipse([5, 5, 195, 95], fill="#add8e6")
+    draw.line([(20, 90), (180, 10)], fill="#000000", width=2)
+    out = __import__("io").BytesIO()
+    image.save(out, "PNG")
+    ratio, stroke, background = auditpage.stroke_contrast(out.getvalue())
+    assert background == [255, 255, 255] and ratio > 15, (ratio, stroke)
+
+
 # --- the fidelity to the authors' book ---------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -255,6 +268,38 @@ def test_an_entry_whose_heading_the_book_lost_is_found_by_its_first_words():
     assert got == {"alpha": fidelity.words("An alpha is the first letter of a word, as in here."),
                    "beta": fidelity.words("A beta comes second, after the alpha, in every Greek word."),
                    "gamma": fidelity.words("The third one is a gamma.")}
+
+
+def test_a_bold_letter_of_a_picture_ends_no_entry():
+    """A picture's \\mathbf{X} set larger than the body (tall matrix's) is no section heading: the
+    entry goes on to the picture's caption."""
+    found = [run_of(1, 150, 166, "tall", "SFBX1200"), run_of(1, 150, 230, "A tall matrix has more rows."),
+             run_of(2, 280, 426, "X", "CMBX12", 26.0), run_of(2, 468, 314, "Fig. 63. Illustration of a tall matrix."),
+             run_of(2, 538, 210, "See also: matrix."),
+             run_of(2, 600, 166, "Appendix", "SFBX1728", 26.0), run_of(2, 650, 166, "Not part of it.")]
+    assert fidelity.entries(found, {"tall": "tall"}) == {
+        "tall": fidelity.words("A tall matrix has more rows. Fig. 63. Illustration of a tall matrix.")}
+
+
+def test_a_first_use_on_the_page_reads_as_the_books_later_use(tmp_path):
+    """The page, a document of its own, prints a term's first-use form where the book prints its later
+    one: both readings are made, and the one closer to the book counts; a term the book lacks is
+    listed apart, out of the minimum and the median."""
+    (tmp_path / "terms").mkdir()
+    (tmp_path / "terms" / "typical.html").write_text(
+        '<h1>typical set</h1><div class="prose"><p>See <a href="pmf.html" class="xref">probability mass '
+        'function (pmf)</a> and <a href="pmf.html#eq-1">(1)</a>.</p></div>')
+    terms = {"terms": [{"markdown": "terms/pmf.md", "forms": {
+        "first": "probability mass function (pmf)", "text": "pmf", "plural": "pmfs",
+        "firstplural": "probability mass functions (pmfs)"}}]}
+    (tmp_path / "terms.json").write_text(__import__("json").dumps(terms))
+    title, printed, later = fidelity.page(tmp_path / "terms" / "typical.html", fidelity.site_forms(tmp_path))
+    assert title == "typical set"
+    assert fidelity.words(printed) == ["see", "probability", "mass", "function", "pmf", "and"]
+    assert fidelity.words(later) == ["see", "pmf", "and"]
+    scores = {"typical": {"ratio": 1.0, "found": True}, "rlm": {"ratio": 0.0, "found": False}}
+    summary = fidelity.summary(scores)
+    assert summary["min"] == 1.0 and summary["found"] == 1 and summary["not in the book"] == ["rlm"]
 
 
 def test_words_leave_math_and_keep_a_word_the_book_broke():

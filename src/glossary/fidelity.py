@@ -12,8 +12,14 @@ letters and symbols fall away on both sides.  The entry's "See also:" paragraph 
 (a list of summaries, outside the prose) are left out, as is the page's list of references; the
 words inside a page's pictures come from each picture's PDF, read as the book is.
 
+A page is a document of its own, the book one document: where the page's cross-reference prints a
+term's first-use form ("probability mass function (pmf)"), the book, which used that term before,
+prints its later form ("pmf").  So the page is also read with each such link in its later form (the
+site's terms.json has every term's forms), and the closer of the two readings counts.
+
 A term's figure is difflib's ratio of the two word sequences (2 * matches / total words): 1 when the
-page says the book's words in the book's order.  A term with no entry in the book scores 0.
+page says the book's words in the book's order.  A term with no entry in the book (glossaries prints
+only the entries a document uses) is listed apart and left out of the minimum and the median.
 """
 import argparse
 import bisect
@@ -34,12 +40,14 @@ TEXT = re.compile(r'<text top="(-?[\d.]+)" left="(-?[\d.]+)" width="[\d.]+" heig
                   r'(.*?)</text>')
 PAGE = re.compile(r'<page number="(\d+)"')
 TAG = re.compile(r"<[^>]+>")
+XREF = re.compile(r"([^/#]+)\.html(?:#.*)?")
 MATH_FONT = re.compile(r"^(?:CMMI|CMSY|CMEX|MSBM|MSAM|CMBSY|EUFM|EUSM|EUEX|EURM|EURB|RSFS|LASY|STMARY|WASY|BBM|DSROM)",
                        re.I)
 BOLD_FONT = re.compile(r"BX|Bold|Demi|Black|Heavy|^CMB\d", re.I)
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 JOIN = "\x00"           # a word broken at a line's end by a hyphen, in the book
 HEADING, STOP, LINE, PICTURE = "\x01", "\x02", "\x03", "\x04"    # marks in the text: see marked(), Prose
+LINK, LINK_END = "\x05", "\x06"   # a cross-reference's text on a page: see Prose
 FIRST = 12              # the words that find an entry whose heading the book lacks
 # The same word set differently on the two sides: the page's "Figure 1." is the book's "Fig. 1".
 SAME = {"figure": "fig", "figures": "figs"}
@@ -127,7 +135,9 @@ def marked(found, titles):
     size, seen, pieces, i = body_size(found), set(), [], 0
     while i < len(found):
         run = found[i]
-        if run[4] > size + 1 and run[6].strip() and BOLD_FONT.search(run[5]) and starts_line(found, i):
+        # A larger bold heading (a section's title); a picture's bold letter ("X" at 26 pt) is none.
+        if run[4] > size + 1 and any(len(w) > 1 for w in WORD.findall(run[6])) and BOLD_FONT.search(run[5]) \
+                and starts_line(found, i):
             pieces.append(f" {STOP} ")
             i += 1
             continue
@@ -229,6 +239,7 @@ class Prose(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.stack, self.parts, self.pictures, self.title, self.h1 = [], [], [], "", 0
+        self.links = []     # the slug each cross-reference names, by its number in the marks
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -246,6 +257,11 @@ class Prose(HTMLParser):
             self.parts.append(f" {PICTURE}{len(self.pictures) - 1} ")
         if tag in self.VOID:
             return
+        target = XREF.fullmatch(attrs.get("href") or "") if tag == "a" and "xref" in classes else None
+        if target:
+            self.links.append(target.group(1))
+            self.parts.append(f" {LINK}{len(self.links) - 1} ")
+            tag = "xref"
         parent = self.stack[-1][1]
         what = ("skip" if tag in self.SKIP or "references" in classes or parent == "skip" else
                 "math" if tag == "math" or parent == "math" else "text")
@@ -257,11 +273,13 @@ class Prose(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "h1" or (self.h1 > 1 and tag in self.SKIP):
             self.h1 -= 1
+        if tag == "a" and self.stack and self.stack[-1][0] == "xref":
+            tag = "xref"
         if tag in self.VOID or tag not in (t for t, _ in self.stack):
             return
         while self.stack and self.stack.pop()[0] != tag:
             pass
-        self.parts.append(" ")
+        self.parts.append(f" {LINK_END} " if tag == "xref" else " ")
 
     def handle_data(self, data):
         if self.h1 == 1:
@@ -271,8 +289,9 @@ class Prose(HTMLParser):
             self.parts.append(data)
 
 
-def page(path):
-    """(title, prose text) of a term's page, each picture's words (from its PDF) where it is."""
+def page(path, forms=None):
+    """(title, prose text, the same with each first-use cross-reference in its later form) of a term's
+    page, each picture's words (from its PDF) where it is; `forms` {slug: glossaries' forms}."""
     prose = Prose()
     prose.feed(Path(path).read_text(encoding="utf-8"))
     text = "".join(prose.parts)
@@ -280,7 +299,24 @@ def page(path):
         pdf = (Path(path).parent / src).with_suffix(".pdf")
         drawn = pdf_words(pdf) if src.endswith(".svg") and pdf.is_file() else ""
         text = text.replace(f" {PICTURE}{n} ", f" {drawn} ", 1)
-    return " ".join(prose.title.split()), text
+
+    def later(m):
+        printed, known = m.group(2), (forms or {}).get(prose.links[int(m.group(1))], {})
+        for first, then in (("first", "text"), ("firstplural", "plural")):
+            if known.get(first) and known.get(then) and words(printed) == words(known[first]):
+                return f" {known[then]} "
+        return f" {printed} "
+    link = re.compile(f"{LINK}(\\d+) (.*?){LINK_END}", re.S)
+    return (" ".join(prose.title.split()), link.sub(lambda m: f" {m.group(2)} ", text), link.sub(later, text))
+
+
+def site_forms(site):
+    """{slug: forms} of the site's terms.json ({} without one)."""
+    path = Path(site) / "terms.json"
+    if not path.is_file():
+        return {}
+    terms = json.loads(path.read_text(encoding="utf-8")).get("terms", [])
+    return {Path(t["markdown"]).stem: t.get("forms") or {} for t in terms if t.get("markdown")}
 
 
 def pdf_words(pdf):
@@ -326,28 +362,32 @@ def compare(site, book):
     """{slug: {"ratio", "found", "page", "page_words", "book_words"}} of every term page of the site."""
     site = Path(site)
     pages = {p.stem: p for p in sorted((site / "terms").glob("*.html"))}
-    titles, ours = {}, {}
+    titles, ours, later = {}, {}, {}
+    forms = site_forms(site)
     for slug, path in pages.items():
-        titles[slug], text = page(path)
-        ours[slug] = words(text)
+        titles[slug], text, text_later = page(path, forms)
+        ours[slug], later[slug] = words(text), words(text_later)
     vocabulary = frozenset(w for ws in ours.values() for w in ws)
     first = {slug: ws[:FIRST] for slug, ws in ours.items() if ws}
     found = entries(runs(book), titles, book_order(site, pages), first, vocabulary)
     if pages and not found:
         raise BookError(f"{book}: no entry of the site's terms found (no bold heading names a term's title); "
                         "is it the dictionary's book?")
-    return {slug: {"ratio": ratio(ours[slug], found[slug]) if slug in found else 0.0, "found": slug in found,
+    return {slug: {"ratio": max(ratio(ours[slug], found[slug]), ratio(later[slug], found[slug]))
+                   if slug in found else 0.0, "found": slug in found,
                    "page": pages[slug].relative_to(site).as_posix(), "page_words": len(ours[slug]),
                    "book_words": len(found.get(slug, ()))} for slug in pages}
 
 
 def summary(scores):
-    values = sorted((s["ratio"], slug) for slug, s in scores.items())
+    """The figures of the terms the book has; those it lacks listed apart."""
+    values = sorted((s["ratio"], slug) for slug, s in scores.items() if s["found"])
+    missing = sorted(slug for slug, s in scores.items() if not s["found"])
     if not values:
-        return {"terms": 0}
-    return {"terms": len(values), "found": sum(s["found"] for s in scores.values()),
+        return {"terms": len(scores), "found": 0, "not in the book": missing}
+    return {"terms": len(scores), "found": len(values),
             "min": round(values[0][0], 4), "median": round(median(r for r, _ in values), 4),
-            "lowest": [(slug, round(r, 4)) for r, slug in values[:10]]}
+            "lowest": [(slug, round(r, 4)) for r, slug in values[:10]], "not in the book": missing}
 
 
 def main(argv=None):
@@ -369,8 +409,9 @@ def main(argv=None):
           f"median {s.get('median')}, minimum {s.get('min')}")
     for slug, r in s.get("lowest", []):
         sc = scores[slug]
-        print(f"  {r:.4f}  {slug} ({sc['page_words']} words on the page, {sc['book_words']} in the book"
-              + ("" if sc["found"] else "; no entry in the book") + ")")
+        print(f"  {r:.4f}  {slug} ({sc['page_words']} words on the page, {sc['book_words']} in the book)")
+    if s["not in the book"]:
+        print(f"  not in the book (an entry it never uses): {', '.join(s['not in the book'])}")
     return 0
 
 
