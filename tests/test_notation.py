@@ -57,6 +57,14 @@ def test_the_list_of_symbols_rows_are_read_as_symbol_and_meaning():
         (r"\labelspace", "Labels such as $\\{\\textit{cat}\\}$ .")]
 
 
+def test_a_dropped_citation_takes_its_space_along():
+    """The page has no list of references: "The real numbers $x$ \\cite{Rudin}." reads "... x." """
+    space, cite = {"t": "Space"}, {"t": "Cite", "c": [[], [{"t": "Str", "c": "[1]"}]]}
+    x, dot = {"t": "Math", "c": [{"t": "InlineMath"}, "x"]}, {"t": "Str", "c": "."}
+    para = [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, space, cite, dot]}]
+    assert notation._without_citations(para) == [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, dot]}]
+
+
 def test_a_macro_file_without_a_list_of_symbols_documents_its_blocks_and_commented_lines():
     text = "% Vectors.\n\\newcommand{\\vx}{\\mathbf{x}}\n\n\\newcommand{\\undocumented}{u}\n" \
            "\\newcommand{\\pair}[2]{(#1,#2)}  % the pair of #1 and #2\n"

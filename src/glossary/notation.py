@@ -154,9 +154,17 @@ def documented_macros(text):
 # --- the page -------------------------------------------------------------------------------------
 
 def _without_citations(value):
-    """The blocks without citations (the page has no list of references)."""
+    """The blocks without citations (the page has no list of references), and without the space
+    before each ("The real numbers x \\cite{Rudin}." reads "The real numbers x.")."""
     if isinstance(value, list):
-        return [_without_citations(v) for v in value if not (isinstance(v, dict) and v.get("t") == "Cite")]
+        kept = []
+        for v in value:
+            if isinstance(v, dict) and v.get("t") == "Cite":
+                while kept and isinstance(kept[-1], dict) and kept[-1].get("t") in ("Space", "SoftBreak"):
+                    kept.pop()
+                continue
+            kept.append(_without_citations(v))
+        return kept
     if isinstance(value, dict):
         return {k: _without_citations(v) for k, v in value.items()}
     return value
