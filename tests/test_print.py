@@ -1,6 +1,7 @@
 """The print edition: each entry's PDF and the book, site/dictionary.pdf, typeset by pdflatex
 from the same prose, figures and facts as the pages; byte-stable, and rebuilt in part after a
 prose edit."""
+import html
 import json
 import re
 import shutil
@@ -93,6 +94,9 @@ def test_entry_pdf_holds_headings_final_loss_and_vector_tick_labels(built):
     final = f"{facts['final_loss']:.4f}"
     assert final in page and final in text
     assert "Attention" in text and "Cite this entry" in text and "@misc{glossary:attention," in text
+    # The record reads as the page's BibTeX, its long lines continued with no arrow glyph.
+    record = html.unescape(re.search(r"(@misc\{glossary:attention,.*?\n\})", page, re.S).group(1))
+    assert words(record) in text and not re.search("[\u2192\u21aa]", text), text
     assert "See also: Multi-head attention." in text          # entry.md's see_also, linked to the site
     assert f"{SITE_URL}terms/attention.ipynb" in text
     # The figures' tick labels are text in the entry PDF (the figure PDFs included as vectors).
