@@ -10,6 +10,7 @@ the column, drawn black on a transparent background as a print figure is, a TikZ
 colours (green and yellow: below 3:1 on white paper), and a first sentence (the
 index's summary, quoted under "Referenced by" on the page of the vector) holding a formula wider than
 a phone."""
+import io
 import re
 import shutil
 import subprocess
@@ -122,6 +123,29 @@ def test_no_page_scrolls_sideways_from_320_to_1920_px(served, browser):
         getComputedStyle(e).overflowX])""")
     assert any(s > c and o == "auto" for s, c, o in boxes), boxes
     context.close()
+
+
+def test_a_box_that_scrolls_sideways_shows_a_shadow_where_more_lies(served, browser):
+    """At 390 px the wide term's display formula scrolls in its box: a shadow at the right edge, none
+    at the left; scrolled to its end, the other way round (measured on the box's edge pixels)."""
+    from PIL import Image
+    site, base = served
+    context, page = open_page(browser, base + "terms/wide.html", width=390)
+    box = page.locator(".prose .math-display").first
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth + 20")
+
+    def edges():
+        shot = Image.open(io.BytesIO(box.screenshot())).convert("L")
+        w, h = shot.size
+        # a column's median: a shadow darkens all of it, a glyph that reaches the edge a few pixels
+        column = lambda x: sorted(shot.getpixel((x, y)) for y in range(h))[h // 2]   # noqa: E731
+        return column(1), column(w - 2)
+    left, right = edges()
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    left_end, right_end = edges()
+    context.close()
+    assert right < 235 and left > 245, (left, right)
+    assert left_end < 235 and right_end > 245, (left_end, right_end)
 
 
 def test_pictures_fit_their_column_and_link_to_full_size(served, browser):
