@@ -47,14 +47,15 @@ def test_the_list_of_symbols_rows_are_read_as_symbol_and_meaning():
 \subsection*{More}
 \begin{align}
 %	&\weights & \quad & \mbox{left out} \nonumber \\
-	&\labelspace & \quad & \mbox{Labels such as $\{\mbox{\emph{cat}}\}$\hspace*{-1mm}.} \nonumber
+	&\labelspace & \quad & \mbox{Labels such as $\{\mbox{\emph{cat}}\}$\hspace*{-1mm}.} \nonumber \\[2mm] \hline \nonumber\\[-5mm]
+	&[0,1] &\quad &\mbox{The closed interval.}\nonumber
 \end{align}"""
     found = notation.list_of_symbols(text)
     assert [s["title"] for s in found] == ["Sets", "More"]
     assert [(r["symbol"], r["meaning"]) for s in found for r in s["rows"]] == [
         (r"a \in \mathcal{A}", "The object $a$ is in $\\mathcal{A}$\n\t\t\\\\ See also: \\gls{vector}."),
         (r"\mathbb{R}", r"The real numbers \cite{Rudin}."),
-        (r"\labelspace", "Labels such as $\\{\\textit{cat}\\}$ .")]
+        (r"\labelspace", "Labels such as $\\{\\textit{cat}\\}$ ."), ("[0,1]", "The closed interval.")]
 
 
 def test_a_dropped_citation_takes_its_space_along():
@@ -63,6 +64,8 @@ def test_a_dropped_citation_takes_its_space_along():
     x, dot = {"t": "Math", "c": [{"t": "InlineMath"}, "x"]}, {"t": "Str", "c": "."}
     para = [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, space, cite, dot]}]
     assert notation._without_citations(para) == [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, dot]}]
+    two = [x, space, cite, {"t": "Str", "c": ","}, space, cite, dot]        # "$p$ \cite{a}, \cite{b}."
+    assert notation._without_citations(two) == [x, dot]
 
 
 def test_a_macro_file_without_a_list_of_symbols_documents_its_blocks_and_commented_lines():

@@ -23,7 +23,9 @@ HEADING = re.compile(r"\\(?:sub)*section\*?\s*\{")
 # A row's meaning: the text inside \parbox{width}{...} or \mbox{...}.
 BOX = re.compile(r"\\(parbox|mbox|makebox|text)\s*(\[[^\]]*\])?\s*(\{)")
 # What only lays out the table's rows.
-ROW_LAYOUT = re.compile(r"^\s*(\[[^\]]*\])?\s*|\\(hline|nonumber|notag|noalign\{[^{}]*\}|quad|qquad)(?![A-Za-z])")
+ROW_LAYOUT = re.compile(r"\\(hline|nonumber|notag|noalign\{[^{}]*\}|quad|qquad)(?![A-Za-z])")
+# The space a row's \\[2mm] asks for, at the start of the next row's text (not a cell's "[0,1]").
+ROW_SPACE = re.compile(r"^\s*\[[^\]]*\]")
 DEFINITION = re.compile(r"^\s*\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator)\*?\s*\{?\\([A-Za-z]+)\}?"
                         r"\s*(?:\[(\d)\])?\s*(\[[^\]]*\])?")
 PLACEHOLDERS = "abcdefghi"
@@ -112,6 +114,9 @@ def list_of_symbols(text):
             upcoming = next(starts, None)
         body, base = env.group(2), env.start(2)
         for row, at in top_level(body, "\\\\"):
+            space = ROW_SPACE.match(row)
+            if space:                           # blanked, so that offsets stay the source's
+                row = " " * space.end() + row[space.end():]
             cells = [(ROW_LAYOUT.sub(" ", c).strip(), base + at + o) for c, o in top_level(row, "&")]
             cells = [c for c in cells if c[0]]
             if len(cells) >= 2:
@@ -157,17 +162,26 @@ def _without_citations(value):
     """The blocks without citations (the page has no list of references), and without the space
     before each ("The real numbers x \\cite{Rudin}." reads "The real numbers x.")."""
     if isinstance(value, list):
-        kept = []
+        kept, since_cite = [], None     # since_cite: where kept stood after the last citation dropped
         for v in value:
             if isinstance(v, dict) and v.get("t") == "Cite":
+                # the separator between two citations ("\cite{a}, \cite{b}") goes with them
+                if since_cite is not None and all(_separator(k) for k in kept[since_cite:]):
+                    del kept[since_cite:]
                 while kept and isinstance(kept[-1], dict) and kept[-1].get("t") in ("Space", "SoftBreak"):
                     kept.pop()
+                since_cite = len(kept)
                 continue
             kept.append(_without_citations(v))
         return kept
     if isinstance(value, dict):
         return {k: _without_citations(v) for k, v in value.items()}
     return value
+
+
+def _separator(node):
+    return isinstance(node, dict) and (node.get("t") in ("Space", "SoftBreak")
+                                       or (node.get("t") == "Str" and node.get("c") in (",", ";")))
 
 
 def from_site_root(piece):
