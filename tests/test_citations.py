@@ -217,9 +217,24 @@ def test_a_note_is_kept_unless_it_repeats_the_doi(tmp_path):
     formatted = citations.format_references(["U", "D", "E", "W"], path, CSL)
     assert formatted["U"]["text"] == "A. Bee, \u201cConvex things.\u201d Presented at the PASCAL Workshop, 2005."
     assert formatted["D"]["text"] == "A. Bee, \u201cT,\u201d J, 2001, doi: 10.1/x."
-    assert formatted["E"]["text"] == "A. Bee, \u201cT,\u201d J, 2001. doi: 10.2/y."
+    # A note that is only a DOI is the record's DOI, printed and linked as D's.
+    assert formatted["E"]["text"] == "A. Bee, \u201cT,\u201d J, 2001, doi: 10.2/y."
+    assert formatted["E"]["html"].count("href=") == formatted["D"]["html"].count("href=") == 1
     # Before the URL, which ends an IEEE entry.
     assert formatted["W"]["text"] == "A. Bee, \u201cWeb.\u201d Agency. Available: https://example.org/w"
+
+
+def test_given_names_are_initials_as_ieeetran_prints_them(tmp_path):
+    """"Bellman, Richard." and "Elnozahy, E. N. (Mootaz)" in the real bibliography: IEEEtran prints
+    "R. Bellman" and "E. N. M. Elnozahy"; citeproc took "Richard." for an initial."""
+    path = tmp_path / "names.bib"
+    path.write_text("@book{B, author = {Bellman, Richard.}, title = {Dynamic Programming}, publisher = {P},"
+                    " year = 1957}\n"
+                    "@book{E, author = {Elnozahy, E. N. (Mootaz) and M{\\\"u}ller, Vladim{\\'\\i}r. and Jean. Dollimore},"
+                    " title = {T}, publisher = {P}, year = 2002}\n")
+    formatted = citations.format_references(["B", "E"], path, CSL)
+    assert formatted["B"]["text"].startswith("R. Bellman, Dynamic Programming.")
+    assert formatted["E"]["text"].startswith("E. N. M. Elnozahy, V. M\u00fcller, and J. Dollimore, T.")
 
 
 def test_a_record_pandoc_cannot_read_is_told_at_its_line_in_the_real_file(tmp_path):

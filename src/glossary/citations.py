@@ -47,6 +47,13 @@ DOTTED = {"\u0131": "i", "\u0237": "j"}
 # Fields IEEEtran prints as typed (pandoc's reader would sentence-case them), and the record
 # types whose title IEEEtran prints as a book's title, as typed too.
 AS_TYPED = {"booktitle", "series"}
+NAME_FIELDS = {"author", "editor"}
+AND = re.compile(r"\s+and\s+")
+# A given name of two letters or more (braced accents count as letters) ending in a period.
+FULL_NAME_DOT = re.compile(r"^((?:[^\W\d_]|\{[^{}]*\}){2,})\.$")
+NICKNAME = re.compile(r"^\(([^()\s]+)\)$")
+DOI_FIELD = re.compile(r"[\s,]doi\s*=", re.IGNORECASE)
+NOTE_DOI = re.compile(r"\bnote\s*=\s*\{\s*doi:\s*(10\.[^{}\s]+?)\.?\s*\}", re.IGNORECASE)
 BOOK_TITLES = {"book", "inbook", "manual", "periodical", "proceedings", "standard"}
 FIELD_NAME = re.compile(r"[\s,]*([A-Za-z][\w:.+/-]*)\s*=\s*")
 SPACE = re.compile(r"\s*")
@@ -242,6 +249,50 @@ def as_typed(block, kind):
     return block
 
 
+def given_names(block, kind):
+    """The block with its author and editor names as IEEEtran reads them, where citeproc reads
+    them otherwise: a full given name written with a period ("Bellman, Richard.") loses it, or
+    citeproc takes it for an initial and prints "Richard. Bellman" (IEEEtran: "R. Bellman"); a
+    nickname in parentheses ("Elnozahy, E. N. (Mootaz)") loses them (IEEEtran: "E. N. M.")."""
+    edits = []
+    for name, parts in fields(block, kind):
+        if name not in NAME_FIELDS:
+            continue
+        for start, end, delim in parts:
+            if delim != "{":
+                continue
+            value = block[start + 1:end - 1]
+            people = AND.split(value)
+            new = " and ".join(_given(person) for person in people)
+            if new != " and ".join(people):
+                edits.append((start + 1, end - 1, new))
+    for start, end, new in sorted(edits, reverse=True):
+        block = block[:start] + new + block[end:]
+    return block
+
+
+def note_doi(block):
+    """A record whose note is only its DOI ("note = {doi: 10.1/x}", as the real bibliography keeps
+    many) and that has no doi field: the note becomes the doi field, which the style prints and
+    links as it does every other DOI."""
+    if DOI_FIELD.search(block):
+        return block
+    return NOTE_DOI.sub(lambda m: f"doi = {{{m.group(1)}}}", block, count=1)
+
+
+def _given(person):
+    """One name: its given names (after the last comma, or all words but the last) tidied."""
+    if "," in person:
+        head, _, given = person.rpartition(",")
+        return f"{head}, {_tidy_given(given.strip())}"
+    words = person.split()
+    return " ".join([_tidy_given(w) for w in words[:-1]] + words[-1:])
+
+
+def _tidy_given(given):
+    return " ".join(FULL_NAME_DOT.sub(r"\1", NICKNAME.sub(r"\1", w)) for w in given.split())
+
+
 def cut(text, keys, path="bibliography"):
     """The BibTeX text of the records `keys` (and the records they crossref), with every
     @string and @preamble: what citeproc needs, in file order, fields IEEEtran prints as typed
@@ -260,7 +311,7 @@ def cut(text, keys, path="bibliography"):
         _, _, start, end = records[key]
         todo.extend(CROSSREF.findall(text, start, end))
     # A key given twice: the first record, as pandoc takes it.
-    kept = [as_typed(braced(text[start:end]), kind) for kind, key, start, end in found
+    kept = [note_doi(given_names(as_typed(braced(text[start:end]), kind), kind)) for kind, key, start, end in found
             if kind in NOT_RECORDS or (key in wanted and records[key][2] == start)]
     return "\n\n".join(kept) + "\n", sorted(set(keys) - set(records))
 
