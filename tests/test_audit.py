@@ -103,6 +103,9 @@ def broken(site, tmp_path_factory):
     edit(terms / "function.html", description.group(0),
          '<meta name="description" content="A function maps x to \\frac{1}{2} x.">')
     edit(terms / "matrix.html", '<div class="prose">', '<div class="prose">\n<img src="../favicon.svg">')
+    edit(terms / "vector.html", '<div class="prose">', '<div class="prose">\n<p><math><semantics><msubsup><mi>x</mi>'
+         '<mspace width="0.1667em"></mspace><mn>2</mn><mn>2</mn></msubsup>'
+         '<annotation encoding="application/x-tex">x_{2}^{2}</annotation></semantics></math></p>')
     run = cli(copy, "--json")
     assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
     return json.loads(run.stdout)
@@ -136,6 +139,12 @@ def test_a_number_shown_twice_is_named(broken):
 @pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))
+
+
+@pytest.mark.slow
+def test_a_script_element_with_a_child_too_many_is_named(broken):
+    assert failed(broken, "math", "terms/vector.html") == ["MathML <msubsup> of 4 in x_{2}^{2}"]
+    assert broken["figures"]["math"] == {"malformed": 1, "pages": 1}
 
 
 @pytest.mark.slow

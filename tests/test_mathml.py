@@ -66,3 +66,19 @@ def test_markup_it_does_not_know_is_left_as_it_is():
         assert mathml.tidy(broken) == broken
     markup = mathml_of(r"$a + b$")
     assert mathml.tidy(markup) == markup
+
+
+def test_a_scripted_group_keeps_base_and_scripts_and_is_spaced_outside():
+    """\\left\\lVert x \\right\\rVert_{2}^{2} is <msubsup>(group, 2, 2): a thin space inside it would be read as
+    its first script and push the others out of place (the real site's ‖x‖₂² showed "‖x‖ 22")."""
+    after = mathml.tidy(mathml_of(r"$a\left\lVert x \right\rVert_{2}^{2} + \left( x \right)^{T} b$"))
+    for script in re.findall(r"<(msubsup|msup)>(.*?)</\1>", after, re.S):
+        assert mathml.THIN not in script[1], after
+    assert re.search(r"<mi>a</mi>" + re.escape(mathml.THIN) + "<msubsup>", after), after
+    assert re.search("</msup>" + re.escape(mathml.THIN) + "<mi>b</mi>", after), after
+
+
+def test_a_prime_follows_its_letter_in_the_line():
+    after = mathml.tidy(mathml_of(r"$d' + f''(x) + x^{2}$"))
+    assert "<mrow><mi>d</mi><mo>′</mo></mrow>" in after and "<mrow><mi>f</mi><mo>″</mo></mrow>" in after
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in after

@@ -9,6 +9,8 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
   shows, on the same page or on the linked one;
 - numbers: no figure, table or equation number is shown twice on one page;
 - qq: no "??" in a page's text, in any SVG's text or in any PDF's (pdftotext);
+- math: every MathML script or fraction element (msub, msup, msubsup, munder, mover, munderover,
+  mfrac, mroot) has its base and scripts as children, no more and no fewer;
 - contrast: in the dark scheme, each drawn figure (an `img` of an SVG) keeps its strokes at
   3:1 or more against its background, measured on its screenshot (glossary.auditpage);
 - tex: no TeX in a page's <title>, descriptions, alt texts or ARIA labels, nor in terms.json
@@ -46,7 +48,7 @@ HEIGHT = 900
 TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
-CHECKS = ("load", "width", "refs", "numbers", "qq", "contrast", "tex", "axe", "fidelity")
+CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "axe", "fidelity")
 
 
 def pages_of(site):
@@ -74,6 +76,7 @@ class Audit:
         self.contrasts = []         # (contrast, page, src)
         self.axe = Counter()
         self.tex_pages, self.qq, self.tex_files = set(), Counter(), Counter()
+        self.malformed, self.math_pages = 0, 0     # MathML elements with the wrong children, pages
         self.duplicates, self.pages, self.files = 0, 0, Counter()
 
     def fail(self, check, page, what):
@@ -133,6 +136,10 @@ class Audit:
         if found["qq"] is not None:
             self.qq["pages"] += 1
             self.fail("qq", name, f"'??' in the text: {found['qq']!r}")
+        self.malformed += len(found["malformed"])
+        self.math_pages += bool(found["malformed"])
+        for what in found["malformed"]:
+            self.fail("math", name, f"MathML {what}")
 
     def check_refs(self):
         """Every reference's number against the numbers its target shows."""
@@ -206,6 +213,7 @@ class Audit:
             "refs": {"shown": len(self.refs), "mismatched": refs_failed},
             "duplicates": self.duplicates,
             "qq": {"pages": self.qq["pages"], "svgs": self.qq["svgs"], "pdfs": self.qq["pdfs"]},
+            "math": {"malformed": self.malformed, "pages": self.math_pages},
             "contrast": {"figures": len(self.contrasts), "lowest": round(lowest[0], 2) if lowest else None,
                          "lowest_at": f"{lowest[1]}: {lowest[2]}" if lowest else None,
                          "below": sum(1 for c, _, _ in self.contrasts if c < MIN_CONTRAST)},
@@ -319,6 +327,7 @@ def report(site, figures, failures, show=50):
              f"  references: {f['refs']['shown']} numbers shown, {f['refs']['mismatched']} not what their target shows",
              f"  pages showing a number twice: {f['duplicates']}",
              f"  '??': {f['qq']['pages']} pages, {f['qq']['svgs']} SVGs, {f['qq']['pdfs']} PDFs",
+             f"  MathML scripts with the wrong children: {f['math']['malformed']} on {f['math']['pages']} pages",
              f"  dark-scheme strokes of {f['contrast']['figures']} drawn figures: lowest "
              + (f"{f['contrast']['lowest']:.2f}:1 ({f['contrast']['lowest_at']})" if f["contrast"]["lowest"] else "-")
              + f", {f['contrast']['below']} below {MIN_CONTRAST:.0f}:1",

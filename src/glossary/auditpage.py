@@ -3,7 +3,8 @@ Debian's Chromium under Playwright.
 
 - `collect(page)`: the numbers the page shows (figure and table captions "Figure N", "Table N",
   equation numbers "(N)"), the targets of its ids, its references (links whose text is a number),
-  its title, descriptions and alt texts, and whether its text holds "??";
+  its title, descriptions and alt texts, whether its text holds "??", and its MathML script and
+  fraction elements with the wrong number of children;
 - `too_wide(page)`: None, or how far the page scrolls sideways and the outermost element at fault;
 - `axe_violations(page)`: axe-core's violations (npm's axe-core, injected);
 - `figure_contrasts(page)`: each drawn figure (an `img` of an SVG picture) screenshotted as shown
@@ -78,7 +79,14 @@ COLLECT = r"""() => {
   const meta = [...document.querySelectorAll('meta[name="description"], meta[property^="og:"], meta[name^="twitter:"]')]
     .map(e => [e.getAttribute('name') || e.getAttribute('property'), e.getAttribute('content') || '']);
   const text = document.body.innerText, qq = text.indexOf('??');
-  return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta,
+  // A script or fraction element with more or fewer children than its base and scripts lays out as
+  // a row (Chromium): "‖x‖ 22" for ‖x‖₂².
+  const ARITY = {msub: 2, msup: 2, munder: 2, mover: 2, mfrac: 2, mroot: 2, msubsup: 3, munderover: 3};
+  const malformed = [...document.querySelectorAll(Object.keys(ARITY).join(','))]
+    .filter(e => e.children.length !== ARITY[e.localName])
+    .map(e => { const a = e.closest('math') && e.closest('math').querySelector('annotation');
+                return `<${e.localName}> of ${e.children.length} in ${a ? a.textContent.trim().slice(0, 60) : '?'}`; });
+  return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};

@@ -11,7 +11,11 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
   each side); they become stretchy="false". TeX's \\left…\\right group is an inner atom: a thin space separates it from
   an ordinary atom beside it, as it does an operator name (\\log x, \\max_i a_i), where MathML's
   invisible function application (U+2061) has none. Both get an <mspace width="0.1667em"/> there,
-  except inside a sub- or superscript (TeX drops thin spaces in script style).
+  except inside a sub- or superscript (TeX drops thin spaces in script style); a scripted group
+  (\\left\\lVert x \\right\\rVert_2^2) is spaced outside its script element, whose children stay base
+  and scripts.
+- A prime (x', texmath's msup with ′ as its script) follows its letter in the line: the glyph is
+  drawn raised already.
 A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""
 import html
 import re
@@ -30,6 +34,7 @@ BOLD_ITALIC_A, BOLD_A = 0x1D468, 0x1D400
 SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mmultiscripts"}
 TALL = {"mfrac", "munder", "mover", "munderover", "mtable", "msqrt", "mroot", "mmultiscripts"}
 APPLY = ("&#8289;", "\u2061", "&#x2061;")
+PRIMES = ("\u2032", "\u2033", "\u2034", "\u2057")
 THIN = '<mspace width="0.1667em"></mspace>'
 
 
@@ -100,10 +105,19 @@ def formula(markup):
     tall = TALL - {"mfrac"} if 'display="block"' not in markup[:markup.index(">")] else TALL
     for node in list(walk(root)):
         if node.tag == "mrow" and inner_fences(node, tall):
-            spaced(node)
+            spaced(scripted_base(node))
         elif node.tag == "mrow" and applies_function(node):
             spaced(scripted_base(node))
+        elif node.tag == "msup" and primed(node):
+            node.tag, node.start = "mrow", "<mrow>"
     return root.content()
+
+
+def primed(msup):
+    """x' as texmath writes it, <msup><mi>x</mi><mo>′</mo></msup>: the prime is a superscript's
+    glyph already, which Chromium raises once more as a script, away from its letter."""
+    kids = msup.elements()
+    return len(kids) == 2 and kids[1].tag == "mo" and kids[1].content() in PRIMES
 
 
 def letters(pattern, tex):
