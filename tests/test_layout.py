@@ -125,14 +125,15 @@ def test_no_page_scrolls_sideways_from_320_to_1920_px(served, browser):
     context.close()
 
 
-def test_a_box_that_scrolls_sideways_shows_a_shadow_where_more_lies(served, browser):
-    """At 390 px the wide term's display formula scrolls in its box: a shadow at the right edge, none
-    at the left; scrolled to its end, the other way round (measured on the box's edge pixels)."""
+@pytest.mark.parametrize("name, selector", [("terms/wide.html", ".prose .math-display"), ("index.html", "dd math")])
+def test_a_box_that_scrolls_sideways_shows_a_shadow_where_more_lies(served, browser, name, selector):
+    """At 390 px the wide term's display formula scrolls in its box, and its first sentence's formula in
+    the index's line: a shadow at the right edge, none at the left; scrolled to its end, the other way
+    round (measured on the box's edge pixels)."""
     from PIL import Image
     site, base = served
-    context, page = open_page(browser, base + "terms/wide.html", width=390)
-    box = page.locator(".prose .math-display").first
-    assert box.evaluate("e => e.scrollWidth > e.clientWidth + 20")
+    context, page = open_page(browser, base + name, width=390)
+    box = next(b for b in page.locator(selector).all() if b.evaluate("e => e.scrollWidth > e.clientWidth + 20"))
 
     def edges():
         shot = Image.open(io.BytesIO(box.screenshot())).convert("L")
