@@ -12,7 +12,8 @@
   /* The page's own words, in its edition's language: the build sets them on the search box. */
   var said = (document.getElementById("search") || {}).dataset || {};
   var labels = {one: said.one || "term found", many: said.many || "terms found",
-                none: said.none || "No term found", reference: said.reference || "Reference"};
+                none: said.none || "No term found", reference: said.reference || "Reference",
+                shown: said.shown || "shown"};
   var stemming = said.stemmer || "";     // the edition's language, when its search stems it
 
   /* A script of the site, once; `ready` runs when it has run. */
@@ -104,7 +105,7 @@
     // before gradient boosting); then lunr's score.
     return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), refs: docs[+r.ref][5] || 0, i: i}; })
       .sort(function (a, b) { return a.rank - b.rank || (a.rank < 3 ? b.refs - a.refs : 0) || a.i - b.i; })
-      .slice(0, 10).map(function (r) { return r.ref; });
+      .map(function (r) { return r.ref; });
   }
 
   function href(slug) { return root + "terms/" + slug + ".html"; }
@@ -131,7 +132,9 @@
     input.removeAttribute("aria-activedescendant");
   }
 
-  function show(refs) {
+  // Every term found is counted; the first ten are listed.
+  function show(found) {
+    var refs = found.slice(0, 10);
     list.textContent = "";
     results = refs;
     active = -1;
@@ -156,8 +159,8 @@
     });
     list.hidden = !refs.length;
     input.setAttribute("aria-expanded", refs.length ? "true" : "false");
-    status.textContent = refs.length ? refs.length + " " + (refs.length === 1 ? labels.one : labels.many)
-      : labels.none;
+    status.textContent = refs.length ? found.length + " " + (found.length === 1 ? labels.one : labels.many)
+      + (found.length > refs.length ? ", " + refs.length + " " + labels.shown : "") : labels.none;
   }
 
   function update() {

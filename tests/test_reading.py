@@ -410,6 +410,24 @@ def test_a_name_that_starts_with_the_words_ranks_above_one_that_holds_them(base,
     assert result_names(v.page)[0] == "gradient descent (GD)"
 
 
+def test_every_term_found_is_counted_and_ten_are_listed(base, opened):
+    v = opened(base + "index.html")
+    v.page.fill("#search-input", "s")                   # the start of many words
+    names = result_names(v.page)
+    status = v.page.text_content("#search-status")
+    count = int(status.split()[0])
+    assert len(names) == 10 < count and status == f"{count} terms found, 10 shown", status
+    v.page.fill("#search-input", "gradient descent")
+    status = v.page.text_content("#search-status")
+    assert status == f"{len(result_names(v.page))} terms found", status
+
+
+def test_a_page_address_finds_its_term(base, opened):
+    v = opened(base + "index.html")
+    v.page.fill("#search-input", "learningrate")       # terms/learningrate.html, "learning rate"
+    assert result_names(v.page)[0] == "learning rate"
+
+
 def test_results_are_links_that_open_in_a_new_tab(base, opened):
     v = opened(base + "terms/vector.html")
     v.page.fill("#search-input", "matrix")

@@ -144,7 +144,9 @@ def search_documents(catalog, prose, forms):
     docs = []
     for row in catalog["entries"]:
         slug = row["slug"]
-        docs.append({"slug": slug, "name": row["title"], "forms": forms_text(forms.get(slug), row["title"]),
+        # the page's address among the forms: a reader may type "kmeans" for "k-means"
+        docs.append({"slug": slug, "name": row["title"],
+                     "forms": " ".join(filter(None, (forms_text(forms.get(slug), row["title"]), slug))),
                      "form_list": other_forms(forms.get(slug), row["title"]),
                      "referrers": len(catalog.get("referenced_by", {}).get(slug, [])),
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
