@@ -8,9 +8,11 @@ entry.md as it is being edited, into its own folder.
 import re
 from pathlib import Path
 
+import yaml
 from markupsafe import escape
 
-from glossary import demo, pages, reading
+from glossary import catalog, demo, entries, jsonio, layout, pages, prose, reading
+from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
 # the demo's figures are numbered after them, as the print edition numbers them.
@@ -95,15 +97,14 @@ def run(job):
 
 def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
-    from glossary import entries, jsonio, layout
     catalog = jsonio.read(smk.input["catalog"])
     referring = jsonio.read(smk.input["backlinks"])     # the sentences that refer to this batch's entries
     rows = {row["slug"]: row for row in catalog["entries"]}
     jobs = []
-    for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
+    for i, (snapshot, prose_path) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
         slug = entry["slug"]
-        inp = {"prose": prose, "template": smk.input["template"], "base": smk.input["base"],
+        inp = {"prose": prose_path, "template": smk.input["template"], "base": smk.input["base"],
                "edition": smk.input["edition"]}
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
@@ -129,9 +130,6 @@ def preview_job(slug, root="."):
     """The page job of entry `slug` as rule page would run it now, read from the workflow's own
     definitions (config.yaml, the entries, workflow/rules/common.smk's input functions through the
     same module functions): for the preview, which renders it outside Snakemake."""
-    import yaml
-
-    from glossary import catalog, entries, layout
     root = Path(root).resolve()
     config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
     loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
@@ -143,7 +141,6 @@ def preview_job(slug, root="."):
 def preview_prose(job):
     """The prose of the page job's entry as HTML, from its entry.md as it is now and the last build's
     facts: rule prose's work, HTML only (one pandoc parse, one writer: the fastest)."""
-    from glossary import prose
     inp, params = job["prose"]["input"], job["prose"]["params"]
     return prose.render_file(inp["entry"], inp["facts"], inp["notation"], params["titles"], formats=("html",))["html"]
 
@@ -163,7 +160,6 @@ def dictionary_context(macro_files, repo=REPO):
     """What glossary.render.render_batch needs besides the entries, as scripts/prose.py builds it, from
     the last build's results (names.json, references.json; the working folder is the build's) and the
     dictionary's macro files."""
-    from glossary import jsonio, prose
     names = jsonio.read("results/names.json")
     references = Path("results/references.json")
     return {
@@ -177,7 +173,6 @@ def dictionary_context(macro_files, repo=REPO):
 
 def dictionary_facts(slugs):
     """{slug: its demo's facts} from the last build's results/<slug>/facts/*.json (none without a demo)."""
-    from glossary import jsonio
     facts = {}
     for slug in slugs:
         for path in sorted(Path(f"results/{slug}/facts").glob("*.json")):
@@ -188,8 +183,7 @@ def dictionary_facts(slugs):
 def dictionary_prose(entries, context):
     """{slug: render_batch's result ("html", "summary", "summary_html", ...)} of these entries (their
     models, as results/_entries/<slug>.json holds them, with the description as it is now)."""
-    from glossary import render
-    return render.render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
+    return render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
 
 
 def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
@@ -197,7 +191,6 @@ def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
     prose as rendered now (`done`, dictionary_prose's); site: {"title", "base_url", "site",
     "colab_prefix"}, the build's page parameters; referring: the sentences that refer to it, as the
     last build quoted them (glossary.catalog.last_backlinks)."""
-    from glossary import entries, layout
     slug = entry["slug"]
     templates = Path(repo) / "templates"
     inp = {"prose": f"results/{slug}/prose.html", "template": str(templates / "entry.html.j2"),

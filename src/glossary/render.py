@@ -15,9 +15,10 @@ glossary.texprose, all of a batch in one pandoc process.  Everything after works
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, eqnumbers, labelrefs, mathml, plaintext, prose
+from glossary import alttext, citations, dictionary, eqnumbers, labelrefs, mathml, plaintext, prose, texprose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -59,7 +60,6 @@ def parse_all(entries, facts, context):
         if e["body_format"] == "markdown":
             blocks[e["slug"]] = parse_markdown(e, facts.get(e["slug"], {}), context["markdown_macros"])
     if latex:
-        from glossary import texprose
         macros = texprose.normalise_macros(context["latex_macros"])
         blocks.update(texprose.parse(latex + [title_term(e) for e in latex if TEX_TITLE.search(e["title"])],
                                      macros, context["targets"]))
@@ -83,7 +83,7 @@ TITLE = "title:"
 def titles(asts, by_slug):
     """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name was parsed
     (title_term): the name as the page, the print edition and the feeds show it, without links."""
-    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose_inlines(blocks)))]
+    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose.inlines_of(blocks)))]
              for slug, blocks in asts.items() if slug.startswith(TITLE)}
     if not names:
         return {}
@@ -92,11 +92,6 @@ def titles(asts, by_slug):
     text = plaintext.texts(names)
     return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
             for slug in names}
-
-
-def texprose_inlines(blocks):
-    from glossary import texprose
-    return texprose.inlines_of(blocks)
 
 
 # --- the pass over the AST ------------------------------------------------------------
@@ -322,9 +317,6 @@ def document(asts, fmt):
 def html_pieces(asts):
     """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
     MathML, references inside formulas linked) and the formulas texmath could not convert."""
-    import tempfile
-
-    from glossary import texprose
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")
         out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
@@ -338,7 +330,6 @@ def html_pieces(asts):
 def raise_formula(failure, asts, bodies, macros=""):
     """The EntryError of a formula that does not convert, told by its entry's reader."""
     formula, message = failure
-    from glossary import texprose
     for slug, ast in asts.items():
         # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
         if formula in texprose.formulas(ast):
@@ -354,7 +345,6 @@ def unwrap_spans(value, fmt):
     formula's LaTeX, data-latex); the other formats show only what they hold, LaTeX the formula
     of data-latex (its references links) when the span has one."""
     if fmt == "html":
-        from glossary import texprose
         return texprose.equation_ids(without_attr(value, "data-latex"))
     if isinstance(value, list):
         out = []
@@ -464,7 +454,6 @@ NAMED_LABEL = re.compile(r"\\(?:eq|c|C|auto|page)?ref\{([^{}]*)\}")
 def cache_key(entry, facts, context):
     """The key of an entry's prose in the batch's cache: everything its outputs are made of (its
     model and facts, the macros, the code, and of the other entries only what it names)."""
-    from glossary import dictionary
     body = entry["body"]
     named = {(a or b).strip() for a, b in NAMED_KEY.findall(body)}
     labels = set(NAMED_LABEL.findall(body))
