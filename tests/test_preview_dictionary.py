@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from conftest import REPO
 
-from glossary import preview
+from glossary import previewmeasure, previewserver
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 TERM, GLOSSARY = "matrix", "TinyDict_Math.tex"
@@ -67,7 +67,7 @@ def free_port():
 
 def shown(html):
     """A served page without the preview's script tag: the page as the build wrote it."""
-    return html.replace(preview.TAG.decode(), "")
+    return html.replace(previewserver.TAG.decode(), "")
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def served(tmp_path_factory):
     server.wait_for_line("preview: built in")
     server.source = source
     yield server
-    preview.stop(server.proc)
+    previewmeasure.stop(server.proc)
 
 
 def overlay(out):
