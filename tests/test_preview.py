@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 from conftest import BIN, REPO, copy_built, copy_repo, snakemake, tree_bytes
 
-from glossary import pagejob, previewmeasure, previewserver, previewsources
+from glossary import preview, previewmeasure, previewserver, previewsources
 from glossary.browser import CHROMIUM, CHROMIUM_ARGS
 
 SLUG = "toy-fit"
@@ -174,6 +174,18 @@ def edit(root, path, old, new):
     file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def fresh_page(root, slug):
+    """The page of `slug` a new Preview of root renders now (no cache of a running server's)."""
+    here = os.getcwd()
+    os.chdir(root)      # the build's working folder, where the preview reads the last build's results
+    try:
+        server = preview.Preview(root, repo=root)
+        server.sources.hashes, server.sources.meta = server.sources.snapshot()    # as after a good build
+        return server.pages_html([slug])[slug]
+    finally:
+        os.chdir(here)
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     """A copy with one skeleton entry, built and published by `python -m glossary.build` (make site),
@@ -229,7 +241,7 @@ def test_a_prose_edit_shows_on_the_open_page(session, page):
     assert page.evaluate("window.__opened") is True, "the page reloaded: the new body should be swapped in"
     rendered = (session.root / f"results/preview/terms/{SLUG}.html").read_text()
     assert sentence in rendered
-    assert rendered == pagejob.preview_page(SLUG, root=session.root), "the server's caches changed the page"
+    assert rendered == fresh_page(session.root, SLUG), "the server's caches changed the page"
     assert sentence not in (session.root / f"results/site/terms/{SLUG}.html").read_text()
     assert tree_bytes(session.root / "site") == session.site
     assert previewserver.TAG.decode() not in (session.root / f"results/preview/terms/{SLUG}.html").read_text()
@@ -338,3 +350,30 @@ def test_save_to_screen_on_the_real_attention_entry(built, browser, tmp_path):
           f"median {statistics.median(times):.3f}")
     assert statistics.median(times) <= 0.3, times
     assert not (work / "site").exists() or tree_bytes(work / "site") == tree_bytes(built[0] / "site")
+
+
+@pytest.mark.slow
+def test_a_saved_prose_edit_shows_the_page_make_site_publishes(built, tmp_path, monkeypatch):
+    """The preview renders a Markdown entry through the build's reader, prose batch and page job: an
+    entry's page as the build left it, and after a prose edit the page `make site` then publishes, byte
+    for byte."""
+    work = copy_built(built[0], tmp_path / "glossary")
+    monkeypatch.chdir(work)     # the build's working folder, as `make serve` runs the preview
+    server = preview.Preview(work, repo=work)
+    server.sources.hashes, server.sources.meta = server.sources.snapshot()    # as after a good build
+    other = "multi-head-attention"
+    assert server.pages_html([other])[other].encode() == (work / f"site/terms/{other}.html").read_bytes()
+    slug, md = "attention", "entries/attention/entry.md"
+    sentence = "The preview and the published page agree on this sentence."
+    text = (work / md).read_text(encoding="utf-8")
+    paragraph = text.split("\n\n")[-1].rstrip("\n")
+    edit(work, md, paragraph, f"{paragraph} {sentence}")
+    prose, needs_build = server.sources.classify([str(work / md)])
+    assert (prose, needs_build) == ({slug}, set())
+    shown = server.pages_html(prose)[slug]
+    assert sentence in shown
+    env = dict(os.environ, PYTHONPATH=str(work / "src"))
+    site = subprocess.run([str(BIN / "python"), "-m", "glossary.build"], cwd=work, env=env,
+                          capture_output=True, text=True)
+    assert site.returncode == 0, site.stdout + site.stderr
+    assert (work / f"site/terms/{slug}.html").read_bytes() == shown.encode()

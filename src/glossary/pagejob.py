@@ -8,10 +8,9 @@ entry.md as it is being edited, into its own folder.
 import re
 from pathlib import Path
 
-import yaml
 from markupsafe import escape
 
-from glossary import catalog, demo, entries, jsonio, layout, pages, prose, reading
+from glossary import demo, entries, jsonio, layout, pages, prose, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -126,32 +125,7 @@ def run_batch(smk):
         run(job)
 
 
-def preview_job(slug, root="."):
-    """The page job of entry `slug` as rule page would run it now, read from the workflow's own
-    definitions (config.yaml, the entries, workflow/rules/common.smk's input functions through the
-    same module functions): for the preview, which renders it outside Snakemake."""
-    root = Path(root).resolve()
-    config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
-    loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
-    job = layout.page_job(slug, loaded, config, root)
-    job["params"]["referring"] = catalog.last_backlinks(root).get(slug, {})   # as the last build quoted them
-    return job
-
-
-def preview_prose(job):
-    """The prose of the page job's entry as HTML, from its entry.md as it is now and the last build's
-    facts: rule prose's work, HTML only (one pandoc parse, one writer: the fastest)."""
-    inp, params = job["prose"]["input"], job["prose"]["params"]
-    return prose.render_file(inp["entry"], inp["facts"], inp["notation"], params["titles"], formats=("html",))["html"]
-
-
-def preview_page(slug, root="."):
-    """The HTML of entry `slug`'s page from its entry.md as it is now and the last build's results."""
-    job = preview_job(slug, root)
-    return render(job, preview_prose(job))
-
-
-# --- the preview of a LaTeX dictionary: terms whose description alone changed ----------------------
+# --- the preview: pages whose prose alone changed, rendered as the build renders them -------------
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -166,6 +140,7 @@ def dictionary_context(macro_files, repo=REPO):
         "markdown_macros": prose.macro_lines((Path(repo) / "templates/notation.sty").read_text(encoding="utf-8")),
         "latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in macro_files),
         "targets": names["targets"], "titles": names["titles"], "labels": names["labels"],
+        "words": names.get("words", {}),
         "references": jsonio.read(references) if references.is_file() else {},
         "code": "preview",     # render_batch's cache key only; the preview keeps no cache
     }
@@ -175,15 +150,17 @@ def dictionary_facts(slugs):
     """{slug: its demo's facts} from the last build's results/<slug>/facts/*.json (none without a demo)."""
     facts = {}
     for slug in slugs:
-        for path in sorted(Path(f"results/{slug}/facts").glob("*.json")):
-            facts.setdefault(slug, {}).update(jsonio.read(path))
+        for path in layout.fact_paths(slug):
+            if Path(path).is_file():
+                facts.setdefault(slug, {}).update(jsonio.read(path))
     return facts
 
 
 def dictionary_prose(entries, context):
     """{slug: render_batch's result ("html", "summary", "summary_html", ...)} of these entries (their
     models, as results/_entries/<slug>.json holds them, with the description as it is now)."""
-    return render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
+    return render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context, formats=("html",),
+                        quotes=False)
 
 
 def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):

@@ -5,9 +5,10 @@ by results/preview/ (pages this process renders itself), and watches the
 sources with watchfiles:
 
 - an edit of an entry's prose only (entries/<slug>/entry.md whose front matter
-  still reads as at the last good build) renders that page in this process
-  (as glossary.pagejob.preview_page does) into results/preview/terms/<slug>.html,
-  and the open tab swaps in its new body;
+  still reads as at the last good build, or a LaTeX term's description) renders
+  that page in this process, through the build's reader, prose batch and page
+  job (the bytes `make site` publishes for it), into
+  results/preview/terms/<slug>.html, and the open tab swaps in its new body;
 - any other edit runs Snakemake (glossary.build.run_snakemake): progress in the
   terminal and as a banner on the page, a reload when it ends, and a failure's
   short account as an overlay until the mistake is fixed.
@@ -32,10 +33,10 @@ from pathlib import Path
 import watchfiles
 import yaml
 
-from glossary import build, catalog, dictionary, jsonio, notation, pagejob, texdict
+from glossary import build, catalog, dictionary, jsonio, notation, pagejob
 from glossary.entries import EntryError
 from glossary.previewserver import OVERLAY, STAGED, Handler, Hub, Server
-from glossary.previewsources import TOP_FILES, Sources, TexSources
+from glossary.previewsources import TOP_FILES, NeedsBuild, Sources, TexSources
 
 # Small batching windows: a save reaches the page in tens of milliseconds, not watchfiles' default 1.6 s.
 WATCH = {"debounce": 30, "step": 10, "rust_timeout": 200}
@@ -69,7 +70,6 @@ class Preview:
         self.build_error = None     # the failed last build's account, until a build succeeds
         self.prose_during_build = set()
         self.lock, self.render_lock = threading.Lock(), threading.Lock()
-        self.jobs = {}      # slug -> its page job, while that entry's prose is edited
         self.builder = threading.Thread(target=self.build_loop, name="build", daemon=True)
 
     # builds -----------------------------------------------------------------------
@@ -125,7 +125,6 @@ class Preview:
                 if self.stop.wait(1):
                     return
         took = time.monotonic() - started
-        self.jobs = {}
         if outcome.interrupted or self.stop.is_set():
             say("build interrupted")
             return
@@ -163,6 +162,10 @@ class Preview:
                 say(f"error: {err}")
                 errors.append(str(err))
                 continue
+            except NeedsBuild as err:
+                say(f"{err}: building")
+                self.request_build([self.sources.path_of(slug) for slug in group])
+                continue
             except Exception as err:   # noqa: BLE001 - Snakemake's own run tells what went wrong, in its words
                 say(f"{', '.join(group)}: the page could not be rendered here ({type(err).__name__}: {err}); "
                     "building instead")
@@ -181,23 +184,14 @@ class Preview:
             self.hub.publish("reload", {"pages": done})
 
     def pages_html(self, slugs):
-        """{slug: its page's HTML} from the prose as it is now."""
-        if not self.source:
-            return {slug: self.page_html(slug) for slug in slugs}
+        """{slug: its page's HTML} from the prose as it is now, rendered as the build renders it: the
+        entry's model (the last build's, its prose read now), glossary.render's batch and the page job
+        (glossary.pagejob), with the last build's names, catalog and page parameters."""
         if self.dictionary is None:
-            self.dictionary = dictionary_context(self.source, self.config, self.repo)
+            self.dictionary = page_context(self.source, self.config, self.repo)
         d = self.dictionary
-        return pagejob.dictionary_pages([self.sources.models[s] for s in slugs], d["context"], d["catalog"],
+        return pagejob.dictionary_pages([self.sources.model(s) for s in slugs], d["context"], d["catalog"],
                                         d["site"], self.repo, d["backlinks"])
-
-    def page_html(self, slug):
-        """pagejob.preview_page(slug), keeping the page job while the same entry is edited: a prose edit
-        changes none of it (the job holds every entry's front matter, read and checked, and the entries
-        that link to this one, which another entry's prose edit can change)."""
-        if slug not in self.jobs:
-            self.jobs = {slug: pagejob.preview_job(slug, root=str(self.root))}
-        job = self.jobs[slug]
-        return pagejob.render(job, pagejob.preview_prose(job))
 
     def changed(self, paths):
         prose, needs_build = self.sources.classify(paths)
@@ -214,14 +208,10 @@ class Preview:
     def warm_up(self):
         """Import the page's libraries now, and render one page unseen, so the first edit is quick."""
         with contextlib.suppress(Exception):
+            slug = sorted(p.stem for p in (self.root / dictionary.SNAPSHOTS).glob("*.json"))[0]
             if self.source:     # a term's page from its last build's model, written nowhere
-                slug = sorted(p.stem for p in (self.root / dictionary.SNAPSHOTS).glob("*.json"))[0]
                 self.sources.models.setdefault(slug, jsonio.read(self.root / dictionary.snapshot_path(slug)))
-                self.pages_html([slug])
-                return
-            slug = next(iter(sorted(self.sources.meta or {})), None)
-            if slug:
-                self.page_html(slug)
+            self.pages_html([slug])
 
     # watching ---------------------------------------------------------------------------
 
@@ -301,23 +291,19 @@ class Preview:
             self.builder.join()
 
 
-def dictionary_context(source, config, repo):
-    """What a LaTeX dictionary's fast render needs of the last good build, read once per build:
-    {"context": render_batch's context, "catalog": results/catalog.json, "backlinks": the sentences
-    results/backlinks/ holds, "site": the page's parameters {"title", "base_url", "site",
-    "colab_prefix"} as workflow/rules/common.smk sets them}."""
-    extra = texdict.read_config(Path(source)) if Path(source).suffix in (".yaml", ".yml") else {}
-    main = Path(extra.get("main", source))
-    macro_files = [main.parent / rel for rel in texdict.Reader(main).read()["macro_files"]]
-    facts = dictionary.site_facts(dict(dictionary.book_of(main, extra), attribution=extra.get("attribution"),
-                                       description=extra.get("description") or dictionary.DICTIONARY_SUMMARY,
-                                       site_url=extra.get("url", "")))
+def page_context(source, config, repo):
+    """What the fast render needs of the last good build, read once per build: {"context": render_batch's
+    context, "catalog": results/catalog.json, "backlinks": the sentences results/backlinks/ holds, "site":
+    the page's parameters {"title", "base_url", "site", "colab_prefix"}}, from the dictionary as the
+    workflow loads it (glossary.dictionary.load, workflow/rules/common.smk's DICTIONARY and SITE)."""
+    loaded = dictionary.load(dict(config, source=source) if source else config, repo)
+    facts = dictionary.site_facts(loaded)
     # The header links to the notation and abbreviations pages the build made (reading_files.smk).
     facts.update({key: (Path("results/site") / page).is_file() for key, page in
                   (("notation", notation.SYMBOLS_PAGE), ("abbreviations", notation.ABBREVIATIONS_PAGE))})
-    site = {"title": facts["title"], "base_url": extra.get("url", ""), "site": facts,
+    site = {"title": loaded["title"], "base_url": loaded["site_url"], "site": facts,
             "colab_prefix": config["colab_prefix"]}
-    return {"context": pagejob.dictionary_context(macro_files, repo),
+    return {"context": pagejob.dictionary_context(loaded["macro_files"], repo),
             "catalog": jsonio.read(Path("results/catalog.json")), "backlinks": catalog.last_backlinks(),
             "site": site}
 

@@ -1,15 +1,24 @@
 """What changed since the last build, for the preview: a save that changed an entry's prose (a Markdown
 entry.md whose front matter reads as before) or a LaTeX term's description alone is rendered at once;
-any other save needs a build.
+any other save needs a build.  Each source kind gives the model of an entry to render (`model(slug)`):
+the last build's (results/_entries/<slug>.json) with the prose as the build's reader reads it now.
 """
 import hashlib
+import json
 from pathlib import Path
 
-from glossary import dictionary, jsonio, stamp, texdict
+from glossary import dictionary, entries, jsonio, stamp, texdict
 from glossary.entries import EntryError, split_front_matter
 
 SOURCES = ("templates", "scripts", "src", "workflow")
 TOP_FILES = ("config.yaml", "Snakefile")
+# What a prose edit changes of a Markdown entry's model; a change of anything else (a ```tikz picture,
+# which the build compiles) needs a build.
+PROSE_FIELDS = ("body", "body_line")
+
+
+class NeedsBuild(Exception):
+    """A save the preview cannot render by itself: a build shows it."""
 
 
 def digest(path):
@@ -59,6 +68,16 @@ class Sources:
 
     def path_of(self, slug):
         return f"{self.entries_dir}/{slug}/entry.md"
+
+    def model(self, slug):
+        """Entry `slug`'s model as the build's reader (glossary.entries) reads it now, from the working
+        folder as the build does; NeedsBuild when more than its prose differs from the last build's."""
+        entry = entries.load_entry(Path(self.entries_dir) / slug, entries.load_schema(self.root / entries.SCHEMA))
+        now, last = json.loads(json.dumps(entry)), jsonio.read(Path(dictionary.snapshot_path(slug)))
+        if {k: v for k, v in now.items() if k not in PROSE_FIELDS} != \
+                {k: v for k, v in last.items() if k not in PROSE_FIELDS}:
+            raise NeedsBuild(f"{self.path_of(slug)}: more than the prose changed (a picture?)")
+        return entry
 
     def folders(self):
         """The folders to watch, recursively."""
@@ -140,6 +159,10 @@ class TexSources:
     def path_of(self, slug):
         model = self.models.get(slug)
         return model["path"] if model else str(self.source)
+
+    def model(self, slug):
+        """The model classify() left for `slug`: the last build's, with the description as it is now."""
+        return self.models[slug]
 
     def glossary_file(self, path):
         """path relative to the dictionary's folder when it is one of its glossary files, else None."""

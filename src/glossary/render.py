@@ -466,9 +466,16 @@ def cache_key(entry, facts, context):
         {k: context.get("references", {}).get(k) for k in cited}, context.get("words", {}))
 
 
-def render_batch(entries, facts, context, cache=None):
+FORMATS = ("html", "latex", "markdown")
+
+
+def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=True):
     """The prose of each entry of a batch (see the module's docstring); with `cache` (a folder),
-    an entry whose cache_key() is there is not parsed again."""
+    an entry whose cache_key() is there is not parsed again.  `formats`: those written, and `quotes`:
+    whether the sentences that refer to other entries are (their pages quote them): the preview asks
+    for the page's HTML alone; what is written does not depend on what else is."""
+    if cache and (tuple(formats) != FORMATS or not quotes):
+        raise ValueError("a cached batch is written in every format: its cache holds them all")
     keys = {e["slug"]: cache_key(e, facts.get(e["slug"], {}), context) for e in entries} if cache else {}
     results = {}
     for e in entries:
@@ -477,7 +484,7 @@ def render_batch(entries, facts, context, cache=None):
             results[e["slug"]] = json.loads(path.read_text(encoding="utf-8"))
     todo = [e for e in entries if e["slug"] not in results]
     if todo:
-        fresh = render_fresh(todo, facts, context)
+        fresh = render_fresh(todo, facts, context, formats, quotes)
         for slug, done in fresh.items():
             if cache:
                 Path(cache).mkdir(parents=True, exist_ok=True)
@@ -488,7 +495,7 @@ def render_batch(entries, facts, context, cache=None):
     return results
 
 
-def render_fresh(entries, facts, context):
+def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
     """render_batch's work for the entries not in its cache."""
     asts = parse_all(entries, facts, context)
     done, by_slug = {}, {e["slug"]: e for e in entries}
@@ -509,7 +516,7 @@ def render_fresh(entries, facts, context):
     reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
     shown = {"html": alttext.with_alt(done, caption_text),
              "latex": {slug: reset + blocks for slug, blocks in done.items()}}
-    for fmt in ("html", "latex", "markdown"):
+    for fmt in formats:
         for slug, text in write_batch(shown.get(fmt, shown["html"]), fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
@@ -517,12 +524,13 @@ def render_fresh(entries, facts, context):
         results[slug]["summary"] = text
     for slug in summaries:
         results[slug]["summary_html"] = results[slug]["summary_latex"] = None
-    for fmt in ("html", "latex") if derived else ():
+    for fmt in [f for f in ("html", "latex") if f in formats] if derived else ():
         for slug, text in write_batch(derived, fmt, by_slug).items():
             results[slug][f"summary_{fmt}"] = text.strip()
+    quoting = done if quotes else {}
     sentences = {f"{slug}{REFERS}{target}":
                  [prose.node("Plain", without_citations(labelrefs.Quote(slug, context).walk(inlines), keep_refs=True))]
-                 for slug in done for target, inlines in referring_sentences(done[slug], slug).items()}
+                 for slug in quoting for target, inlines in referring_sentences(done[slug], slug).items()}
     for slug in done:
         results[slug]["contexts"] = {}
     if sentences:
