@@ -158,7 +158,7 @@ def dictionary_facts(slugs):
 
 def dictionary_prose(entries, context):
     """{slug: render_batch's result ("html", "summary", "summary_html", ...)} of these entries (their
-    models, as results/_entries/<slug>.json holds them, with the description as it is now)."""
+    models, as results/_entries/<slug>.json holds them, with the prose as it is now)."""
     return render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context, formats=("html",),
                         quotes=False)
 

@@ -60,7 +60,7 @@ class Preview:
         config = yaml.safe_load((self.repo / "config.yaml").read_text(encoding="utf-8"))
         self.config = config
         self.sources = TexSources(self.repo, self.source) if source else Sources(self.repo, config["entries_dir"])
-        self.dictionary = None      # a LaTeX dictionary's render context, read at its first fast render
+        self.context = None     # the last build's page context (page_context), read at the first fast render
         self.cores = cores
         self.hub = Hub()
         self.stop = threading.Event()
@@ -137,7 +137,7 @@ class Preview:
             return
         self.build_error = None
         self.sources.meta = meta
-        self.sources.dirty, self.dictionary = {}, None     # the overlay goes; the results are new
+        self.sources.dirty, self.context = {}, None     # the overlay goes; the results are new
         clear_overlay(self.root)
         say(f"built in {took:.1f} s")
         self.hub.publish("ok")
@@ -187,9 +187,9 @@ class Preview:
         """{slug: its page's HTML} from the prose as it is now, rendered as the build renders it: the
         entry's model (the last build's, its prose read now), glossary.render's batch and the page job
         (glossary.pagejob), with the last build's names, catalog and page parameters."""
-        if self.dictionary is None:
-            self.dictionary = page_context(self.source, self.config, self.repo)
-        d = self.dictionary
+        if self.context is None:
+            self.context = page_context(self.source, self.config, self.repo)
+        d = self.context
         return pagejob.dictionary_pages([self.sources.model(s) for s in slugs], d["context"], d["catalog"],
                                         d["site"], self.repo, d["backlinks"])
 
