@@ -231,8 +231,8 @@ def repo_part(base, cores):
 def preview_rows(part, root, slug):
     """The preview's save-to-screen time of a prose edit (glossary.preview, Playwright): median of 10."""
     try:
-        from glossary import preview
-        times = preview.measure_save_to_screen(root, slug, n=10)
+        from glossary import previewmeasure
+        times = previewmeasure.measure_save_to_screen(root, slug, n=10)
     except Exception as err:        # a machine without Chromium still gets the other rows
         row(part, "prose edit through the preview: save to screen", "n/a", "", f"not measured: {err}")
         return

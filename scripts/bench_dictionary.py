@@ -200,7 +200,8 @@ def preview_row(row, out, config, n=10):
     sentence in one term's description, until Chromium shows it on the open page (n saves)."""
     import socket
 
-    from glossary import preview
+    from glossary import previewmeasure
+    from glossary.browser import CHROMIUM, CHROMIUM_ARGS
     scenario = "one-word edit through the preview: save to screen"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -215,15 +216,15 @@ def preview_row(row, out, config, n=10):
     times = []
     try:
         from playwright.sync_api import sync_playwright
-        preview.wait_until_built(f"http://127.0.0.1:{port}/", proc, lines, 900)
+        previewmeasure.wait_until_built(f"http://127.0.0.1:{port}/", proc, lines, 900)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=preview.CHROMIUM, args=preview.CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/terms/{EDITED_KEY}.html")
             for i in range(n):
                 started = time.perf_counter()
                 sentence = write(i)
-                page.wait_for_function(preview.SHOWN, arg=sentence, polling="raf", timeout=30_000)
+                page.wait_for_function(previewmeasure.SHOWN, arg=sentence, polling="raf", timeout=30_000)
                 times.append(time.perf_counter() - started)
                 time.sleep(0.3)     # saves as an editor makes them, not a burst watchfiles batches
             browser.close()
@@ -232,7 +233,7 @@ def preview_row(row, out, config, n=10):
         return
     finally:
         path.write_text(write.original, encoding="utf-8")
-        preview.stop(proc)
+        previewmeasure.stop(proc)
     times_sorted = sorted(times)
     row(PART, scenario, f"{times_sorted[len(times) // 2]:.2f}", 0,
         f"median of {n}, range {times_sorted[0]:.2f}-{times_sorted[-1]:.2f} s; {EDITED_FILE}, term {EDITED_KEY}; "

@@ -20,7 +20,8 @@ import urllib.request
 import pytest
 from conftest import BIN, REPO, copy_built, copy_repo, snakemake, tree_bytes
 
-from glossary import pagejob, preview
+from glossary import preview, previewmeasure, previewserver, previewsources
+from glossary.browser import CHROMIUM, CHROMIUM_ARGS
 
 SLUG = "toy-fit"
 MD = f"entries/{SLUG}/entry.md"
@@ -45,9 +46,9 @@ def get(url):
 # --- the server's parts, without a build ------------------------------------------------------
 
 def test_the_client_goes_before_body_end():
-    assert preview.inject(b"<html><body><p>x</p></body></html>") == \
+    assert previewserver.inject(b"<html><body><p>x</p></body></html>") == \
         b'<html><body><p>x</p><script src="/__preview/client.js"></script></body></html>'
-    assert preview.inject(b"<p>no body</p>").endswith(preview.TAG)
+    assert previewserver.inject(b"<p>no body</p>").endswith(previewserver.TAG)
 
 
 def entry_md(title, body):
@@ -61,7 +62,7 @@ def test_a_prose_edit_is_told_from_one_that_needs_a_build(tmp_path):
     md.write_text(entry_md("A", "Old prose."))
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "t.j2").write_text("x")
-    sources = preview.Sources(tmp_path, "entries")
+    sources = previewsources.Sources(tmp_path, "entries")
     sources.hashes, sources.meta = sources.snapshot()
 
     md.write_text(entry_md("A", "New prose."))
@@ -87,9 +88,9 @@ def server(tmp_path):
         (tmp_path / folder / "terms" / "a.html").write_text(f"<html><body>{text} a</body></html>")
     (tmp_path / "results/site/terms/b.html").write_text("<html><body>staged b</body></html>")
     (tmp_path / "results/site/style.css").write_text("body{}")
-    hub = preview.Hub()
-    preview.Handler.hub, preview.Handler.root = hub, tmp_path
-    httpd = preview.Server(("127.0.0.1", 0), lambda *a, **k: preview.Handler(
+    hub = previewserver.Hub()
+    previewserver.Handler.hub, previewserver.Handler.root = hub, tmp_path
+    httpd = previewserver.Server(("127.0.0.1", 0), lambda *a, **k: previewserver.Handler(
         *a, directory=str(tmp_path / "results/site"), **k))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", hub
@@ -101,7 +102,7 @@ def server(tmp_path):
 def test_serves_the_preview_over_the_staged_site(server):
     url, _ = server
     status, headers, body = get(f"{url}/terms/a.html")
-    assert status == 200 and body.startswith(b"<html><body>preview a") and body.count(preview.TAG) == 1
+    assert status == 200 and body.startswith(b"<html><body>preview a") and body.count(previewserver.TAG) == 1
     assert headers["Cache-Control"] == "no-store"
     assert get(f"{url}/terms/b.html")[2].startswith(b"<html><body>staged b")
     status, headers, body = get(f"{url}/style.css")
@@ -109,7 +110,7 @@ def test_serves_the_preview_over_the_staged_site(server):
     status, headers, body = get(f"{url}/__preview/client.js")
     assert status == 200 and b"EventSource" in body and headers["Content-Type"].startswith("text/javascript")
     status, _, body = get(f"{url}/terms/missing.html")
-    assert status == 404 and preview.TAG in body       # the page appears (reloads) once a build makes it
+    assert status == 404 and previewserver.TAG in body       # the page appears (reloads) once a build makes it
 
 
 def test_events_reach_an_open_page_and_a_late_one_gets_the_state(server):
@@ -173,6 +174,18 @@ def edit(root, path, old, new):
     file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def fresh_page(root, slug):
+    """The page of `slug` a new Preview of root renders now (no cache of a running server's)."""
+    here = os.getcwd()
+    os.chdir(root)      # the build's working folder, where the preview reads the last build's results
+    try:
+        server = preview.Preview(root, repo=root)
+        server.sources.hashes, server.sources.meta = server.sources.snapshot()    # as after a good build
+        return server.pages_html([slug])[slug]
+    finally:
+        os.chdir(here)
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     """A copy with one skeleton entry, built and published by `python -m glossary.build` (make site),
@@ -192,14 +205,14 @@ def session(tmp_path_factory):
     s.site = tree_bytes(root / "site")
     s.wait_for_line("preview: built in")
     yield s
-    preview.stop(s.proc)
+    previewmeasure.stop(s.proc)
 
 
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=preview.CHROMIUM, args=preview.CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
@@ -228,15 +241,15 @@ def test_a_prose_edit_shows_on_the_open_page(session, page):
     assert page.evaluate("window.__opened") is True, "the page reloaded: the new body should be swapped in"
     rendered = (session.root / f"results/preview/terms/{SLUG}.html").read_text()
     assert sentence in rendered
-    assert rendered == pagejob.preview_page(SLUG, root=session.root), "the server's caches changed the page"
+    assert rendered == fresh_page(session.root, SLUG), "the server's caches changed the page"
     assert sentence not in (session.root / f"results/site/terms/{SLUG}.html").read_text()
     assert tree_bytes(session.root / "site") == session.site
-    assert preview.TAG.decode() not in (session.root / f"results/preview/terms/{SLUG}.html").read_text()
+    assert previewserver.TAG.decode() not in (session.root / f"results/preview/terms/{SLUG}.html").read_text()
 
 
 @pytest.mark.slow
 def test_save_to_screen_takes_at_most_300_ms(session, page):
-    times = preview.save_to_screen(page, session.root / MD, n=10)
+    times = previewmeasure.save_to_screen(page, session.root / MD, n=10)
     print("save to screen (s):", " ".join(f"{t:.3f}" for t in times), f"median {statistics.median(times):.3f}")
     assert statistics.median(times) <= 0.3, times
 
@@ -281,7 +294,7 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
     before = len(session.lines)
     edit(session.root, TEMPLATE, r"\begin{tikzpicture}", "% edited while the preview runs\n\\begin{tikzpicture}")
     session.wait_for_line("toy-fit: pdflatex figure loss", after=before)     # Snakemake is running jobs
-    preview.stop(session.proc)      # Ctrl-C, as a terminal sends it to make, the server and Snakemake
+    previewmeasure.stop(session.proc)      # Ctrl-C, as a terminal sends it to make, the server and Snakemake
     out = "".join(session.lines[before:])
     assert session.proc.returncode in (0, -signal.SIGINT), out   # make itself dies of the SIGINT
     assert "preview: stopping" in out and "Traceback" not in out, out
@@ -321,7 +334,7 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
 @pytest.mark.slow
 def test_measure_save_to_screen_for_the_benchmark(session, browser):
     assert session.proc.poll() is not None     # after the previous test stopped make serve
-    times = preview.measure_save_to_screen(session.root, SLUG, n=3, browser=browser)
+    times = previewmeasure.measure_save_to_screen(session.root, SLUG, n=3, browser=browser)
     print("measure_save_to_screen (s):", " ".join(f"{t:.3f}" for t in times))
     assert len(times) == 3 and all(0 < t < 5 for t in times)
     assert (session.root / MD).read_bytes() == session.sources[MD]
@@ -332,8 +345,35 @@ def test_measure_save_to_screen_for_the_benchmark(session, browser):
 def test_save_to_screen_on_the_real_attention_entry(built, browser, tmp_path):
     """The same measure on a real entry (a longer page, more code to highlight, four figures)."""
     work = copy_built(built[0], tmp_path / "glossary")
-    times = preview.measure_save_to_screen(work, "attention", n=10, browser=browser)
+    times = previewmeasure.measure_save_to_screen(work, "attention", n=10, browser=browser)
     print("save to screen, attention (s):", " ".join(f"{t:.3f}" for t in times),
           f"median {statistics.median(times):.3f}")
     assert statistics.median(times) <= 0.3, times
     assert not (work / "site").exists() or tree_bytes(work / "site") == tree_bytes(built[0] / "site")
+
+
+@pytest.mark.slow
+def test_a_saved_prose_edit_shows_the_page_make_site_publishes(built, tmp_path, monkeypatch):
+    """The preview renders a Markdown entry through the build's reader, prose batch and page job: an
+    entry's page as the build left it, and after a prose edit the page `make site` then publishes, byte
+    for byte."""
+    work = copy_built(built[0], tmp_path / "glossary")
+    monkeypatch.chdir(work)     # the build's working folder, as `make serve` runs the preview
+    server = preview.Preview(work, repo=work)
+    server.sources.hashes, server.sources.meta = server.sources.snapshot()    # as after a good build
+    other = "multi-head-attention"
+    assert server.pages_html([other])[other].encode() == (work / f"site/terms/{other}.html").read_bytes()
+    slug, md = "attention", "entries/attention/entry.md"
+    sentence = "The preview and the published page agree on this sentence."
+    text = (work / md).read_text(encoding="utf-8")
+    paragraph = text.split("\n\n")[-1].rstrip("\n")
+    edit(work, md, paragraph, f"{paragraph} {sentence}")
+    prose, needs_build = server.sources.classify([str(work / md)])
+    assert (prose, needs_build) == ({slug}, set())
+    shown = server.pages_html(prose)[slug]
+    assert sentence in shown
+    env = dict(os.environ, PYTHONPATH=str(work / "src"))
+    site = subprocess.run([str(BIN / "python"), "-m", "glossary.build"], cwd=work, env=env,
+                          capture_output=True, text=True)
+    assert site.returncode == 0, site.stdout + site.stderr
+    assert (work / f"site/terms/{slug}.html").read_bytes() == shown.encode()

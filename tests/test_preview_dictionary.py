@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from conftest import REPO
 
-from glossary import preview
+from glossary import previewmeasure, previewserver
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 TERM, GLOSSARY = "matrix", "TinyDict_Math.tex"
@@ -67,7 +67,7 @@ def free_port():
 
 def shown(html):
     """A served page without the preview's script tag: the page as the build wrote it."""
-    return html.replace(preview.TAG.decode(), "")
+    return html.replace(previewserver.TAG.decode(), "")
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def served(tmp_path_factory):
     server.wait_for_line("preview: built in")
     server.source = source
     yield server
-    preview.stop(server.proc)
+    previewmeasure.stop(server.proc)
 
 
 def overlay(out):
@@ -114,6 +114,30 @@ def test_a_description_edit_renders_that_page_alone_in_process(served):
         assert shown(get(page)) == before
     finally:
         path.write_text(original, encoding="utf-8")
+
+
+def test_a_description_edit_shows_the_page_make_site_publishes(served):
+    """The page the preview renders for a saved description edit is, byte for byte, the one `make site`
+    then publishes.  (That build is not the server's: its baseline stays the last build's until the next
+    test's build renews it.)"""
+    path = served.source.parent / GLOSSARY
+    original = path.read_text(encoding="utf-8")
+    at = len(served.lines)
+    try:
+        path.write_text(original.replace(OLD, NEW, 1), encoding="utf-8")
+        served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)
+        shown = (served.out / "results/preview/terms" / f"{TERM}.html").read_bytes()
+        assert NEW.encode() in shown
+        site = subprocess.run(
+            [sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(served.source),
+             "--out", str(served.out)], cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+            capture_output=True, text=True)
+        assert site.returncode == 0, site.stdout + site.stderr
+        assert (served.out / "site/terms" / f"{TERM}.html").read_bytes() == shown
+    finally:
+        at = len(served.lines)
+        path.write_text(original, encoding="utf-8")
+        served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)     # the server is idle again
 
 
 def test_a_name_edit_runs_a_build(served):

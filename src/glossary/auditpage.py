@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from glossary.preview import CHROMIUM, CHROMIUM_ARGS
+from glossary.browser import CHROMIUM, CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "node_modules/axe-core/axe.min.js"

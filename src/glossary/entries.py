@@ -15,14 +15,13 @@ from pathlib import Path
 
 import yaml
 
+from glossary import xref
+from glossary.errors import EntryError
+
 SLUG = re.compile(r"^[a-z0-9-]+$")
 SCHEMA = "workflow/schemas/entry.schema.yaml"
 # What entries_dir may hold besides entries: hidden folders and Python's caches.
 IGNORED = re.compile(r"^(\..*|__pycache__)$")
-
-
-class EntryError(ValueError):
-    """A mistake in an entry or in config.yaml, told as `file: field: problem; fix`."""
 
 
 class FrontMatterError(ValueError):
@@ -129,7 +128,7 @@ def schema_message(path, error):
 
 
 def validate(data, schema, path):
-    import jsonschema  # here: the jobs that only read front matter or raise EntryError do without it
+    import jsonschema  # here: 46 ms the jobs that only read entries or raise EntryError do without
     validator = jsonschema.Draft202012Validator(schema)
     # One mistake, the first by field (list items in order); at one place an unknown field (a typo,
     # likely) comes before the missing one it was meant to be.
@@ -322,7 +321,6 @@ def load_all(entries_dir, schema_path):
                 hint = f"did you mean {close[0]!r}? " if close else ""
                 raise EntryError(f"{entry['path']}: see_also[{i}]: no entry {other!r}; {hint}"
                                  f"name one of: {', '.join(s for s in entries if s != slug)}")
-    from glossary import xref  # here: xref imports this module
     xref.check(entries)         # every [[slug]] in the prose names an entry
     return entries
 

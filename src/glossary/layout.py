@@ -1,6 +1,6 @@
 """Where the workflow keeps an entry's files: the one definition of the page job's inputs and
-params, used by rule page (workflow/rules/common.smk) and by the preview, which renders the same
-page outside Snakemake."""
+params, used by the rules (workflow/rules/common.smk), the page job (glossary.pagejob) and the
+preview, which renders the same page outside Snakemake."""
 import re
 import unicodedata
 from pathlib import Path
@@ -53,10 +53,15 @@ def page_inputs(slug, loaded):
     }
 
 
+def fact_paths(slug):
+    """The facts of entry `slug`'s demo run, in the order the prose reads them (a later one wins)."""
+    return [f"results/{slug}/facts/{step}.json" for step in ("tokenize", "train", "export")]
+
+
 def prose_inputs(slug, loaded):
     """The named inputs of rule prose for entry `slug`: the prose, the run's facts, the notation."""
     return {"entry": loaded[slug]["path"],
-            "facts": [f"results/{slug}/facts/{step}.json" for step in ("tokenize", "train", "export")],
+            "facts": fact_paths(slug),
             "notation": "templates/notation.sty"}
 
 
@@ -69,17 +74,3 @@ def prose_params(slug, loaded):
 def page_params(slug, loaded, config):
     return {"meta": glossary_entries.front_matter(loaded[slug]), "others": others(loaded),
             "base_url": config.get("site_url", ""), "referenced_by": xref.referenced_by(loaded)[slug]}
-
-
-def page_job(slug, loaded, config, root="."):
-    """Rule page's job for `slug` as plain data (glossary.pagejob), its paths under `root`."""
-    if slug not in loaded:
-        raise glossary_entries.EntryError(f"{slug}: no such entry; name one of: {', '.join(sorted(loaded))}")
-    rooted = lambda p: str(Path(root) / p) if isinstance(p, str) else [str(Path(root) / q) for q in p]
-    return {"slug": slug,
-            "input": {k: rooted(v) for k, v in page_inputs(slug, loaded).items()},
-            "params": page_params(slug, loaded, config),
-            "prose": {"input": {k: rooted(v) for k, v in prose_inputs(slug, loaded).items()},
-                      "params": prose_params(slug, loaded)},
-            "config": {k: config[k] for k in ("site_title", "colab_prefix")},
-            "output": {"html": str(Path(root) / STAGED / "terms" / f"{slug}.html")}}

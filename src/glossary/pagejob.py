@@ -10,7 +10,8 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import demo, pages, reading
+from glossary import demo, entries, jsonio, layout, pages, prose, reading
+from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
 # the demo's figures are numbered after them, as the print edition numbers them.
@@ -95,15 +96,14 @@ def run(job):
 
 def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
-    from glossary import entries, jsonio, layout
     catalog = jsonio.read(smk.input["catalog"])
     referring = jsonio.read(smk.input["backlinks"])     # the sentences that refer to this batch's entries
     rows = {row["slug"]: row for row in catalog["entries"]}
     jobs = []
-    for i, (snapshot, prose) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
+    for i, (snapshot, prose_path) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
         slug = entry["slug"]
-        inp = {"prose": prose, "template": smk.input["template"], "base": smk.input["base"],
+        inp = {"prose": prose_path, "template": smk.input["template"], "base": smk.input["base"],
                "edition": smk.input["edition"]}
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
@@ -125,36 +125,7 @@ def run_batch(smk):
         run(job)
 
 
-def preview_job(slug, root="."):
-    """The page job of entry `slug` as rule page would run it now, read from the workflow's own
-    definitions (config.yaml, the entries, workflow/rules/common.smk's input functions through the
-    same module functions): for the preview, which renders it outside Snakemake."""
-    import yaml
-
-    from glossary import catalog, entries, layout
-    root = Path(root).resolve()
-    config = yaml.safe_load((root / "config.yaml").read_text(encoding="utf-8"))
-    loaded = entries.load_all(root / config["entries_dir"], root / entries.SCHEMA)
-    job = layout.page_job(slug, loaded, config, root)
-    job["params"]["referring"] = catalog.last_backlinks(root).get(slug, {})   # as the last build quoted them
-    return job
-
-
-def preview_prose(job):
-    """The prose of the page job's entry as HTML, from its entry.md as it is now and the last build's
-    facts: rule prose's work, HTML only (one pandoc parse, one writer: the fastest)."""
-    from glossary import prose
-    inp, params = job["prose"]["input"], job["prose"]["params"]
-    return prose.render_file(inp["entry"], inp["facts"], inp["notation"], params["titles"], formats=("html",))["html"]
-
-
-def preview_page(slug, root="."):
-    """The HTML of entry `slug`'s page from its entry.md as it is now and the last build's results."""
-    job = preview_job(slug, root)
-    return render(job, preview_prose(job))
-
-
-# --- the preview of a LaTeX dictionary: terms whose description alone changed ----------------------
+# --- the preview: pages whose prose alone changed, rendered as the build renders them -------------
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -163,13 +134,13 @@ def dictionary_context(macro_files, repo=REPO):
     """What glossary.render.render_batch needs besides the entries, as scripts/prose.py builds it, from
     the last build's results (names.json, references.json; the working folder is the build's) and the
     dictionary's macro files."""
-    from glossary import jsonio, prose
     names = jsonio.read("results/names.json")
     references = Path("results/references.json")
     return {
         "markdown_macros": prose.macro_lines((Path(repo) / "templates/notation.sty").read_text(encoding="utf-8")),
         "latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in macro_files),
         "targets": names["targets"], "titles": names["titles"], "labels": names["labels"],
+        "words": names.get("words", {}),
         "references": jsonio.read(references) if references.is_file() else {},
         "code": "preview",     # render_batch's cache key only; the preview keeps no cache
     }
@@ -177,19 +148,19 @@ def dictionary_context(macro_files, repo=REPO):
 
 def dictionary_facts(slugs):
     """{slug: its demo's facts} from the last build's results/<slug>/facts/*.json (none without a demo)."""
-    from glossary import jsonio
     facts = {}
     for slug in slugs:
-        for path in sorted(Path(f"results/{slug}/facts").glob("*.json")):
-            facts.setdefault(slug, {}).update(jsonio.read(path))
+        for path in layout.fact_paths(slug):
+            if Path(path).is_file():
+                facts.setdefault(slug, {}).update(jsonio.read(path))
     return facts
 
 
 def dictionary_prose(entries, context):
     """{slug: render_batch's result ("html", "summary", "summary_html", ...)} of these entries (their
-    models, as results/_entries/<slug>.json holds them, with the description as it is now)."""
-    from glossary import render
-    return render.render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context)
+    models, as results/_entries/<slug>.json holds them, with the prose as it is now)."""
+    return render_batch(entries, dictionary_facts([e["slug"] for e in entries]), context, formats=("html",),
+                        quotes=False)
 
 
 def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
@@ -197,7 +168,6 @@ def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
     prose as rendered now (`done`, dictionary_prose's); site: {"title", "base_url", "site",
     "colab_prefix"}, the build's page parameters; referring: the sentences that refer to it, as the
     last build quoted them (glossary.catalog.last_backlinks)."""
-    from glossary import entries, layout
     slug = entry["slug"]
     templates = Path(repo) / "templates"
     inp = {"prose": f"results/{slug}/prose.html", "template": str(templates / "entry.html.j2"),

@@ -13,11 +13,15 @@ import posixpath
 import re
 import struct
 from pathlib import Path
+from urllib.parse import urljoin
 
 import jinja2
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 
-# Pygments is imported by the functions that use it: the index, sitemap and terms.json
-# jobs import this module and do without it.
+from glossary import editions, jsonio, reading
+from glossary.layout import title_order
 
 # Pygments styles of the demo's source: one for each colour scheme.
 CODE_STYLES = {"light": "default", "dark": "github-dark"}
@@ -29,16 +33,12 @@ CODE_STYLES = {"light": "default", "dark": "github-dark"}
 @functools.lru_cache(maxsize=4096)
 def code(source):
     """Python source as highlighted HTML spans, for a <pre class="code"><code> element."""
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexers import PythonLexer
     return highlight(source, PythonLexer(), HtmlFormatter(nowrap=True)).rstrip("\n")
 
 
 def code_css():
     """The stylesheet's code colours: Pygments' light style, and its dark one for
     readers who prefer a dark scheme (each applies only in its own scheme)."""
-    from pygments.formatters import HtmlFormatter
 
     def rules(style):
         return "\n".join("  " + r for r in HtmlFormatter(style=style).get_token_style_defs(".code"))
@@ -166,7 +166,6 @@ def llms_txt(site, metas):
     addresses relative to the site's root."""
     def line(text):
         return " ".join(str(text).split())     # one line each, whatever the YAML held
-    from glossary.layout import title_order
     rows = sorted(metas.items(), key=lambda kv: title_order(kv[0], kv[1]["title"]))
     terms = "".join(f"- [{line(m['title'])}](terms/{slug}.html): {line(m['summary'])} "
                     f"Markdown: [terms/{slug}.md](terms/{slug}.md)\n" for slug, m in rows)
@@ -184,7 +183,6 @@ def sitemap(paths, base="", edition=None):
     """sitemap.xml of the given site-relative pages, sorted, with no dates; with several editions
     (`edition`, a glossary.editions.Pages) each page lists its alternates in every edition, as its
     <link rel="alternate" hreflang> do."""
-    from urllib.parse import urljoin
 
     def row(p):
         links = "".join(f'<xhtml:link rel="alternate" hreflang="{lang}" href="{html.escape(urljoin(base, href))}"/>'
@@ -246,7 +244,6 @@ def accessible_prose(prose_html):
         caption = CAPTION.search(block)
         text = ""
         if caption:
-            from glossary import reading
             text = reading.text_of(LABEL.sub("", caption.group(1)))
         return IMG_NO_ALT.sub(lambda i: f'<img{i.group(1)} alt="{html.escape(text)}">', block)
     prose_html = linked_figures(FIGURE.sub(figure, prose_html))
@@ -259,7 +256,6 @@ def accessible_prose(prose_html):
 def edition_context(path):
     """What every page shows of the editions (results/edition.json, glossary.editions): its language,
     where it is in the other editions, and its own words (`_`)."""
-    from glossary import editions, jsonio, reading
     view = jsonio.read(path)
     return {"lang": view["lang"], "edition": editions.Pages(view), "_": editions.translator(view),
             "stemmer": bool(reading.language_file(view["lang"]))}
@@ -272,7 +268,6 @@ def environment(template_dir):
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     # The index and the section pages: their terms by letter, and the A–Z bar.
-    from glossary import reading
     env.globals.update(letters=reading.letters, alphabet=[chr(c) for c in range(ord("A"), ord("Z") + 1)],
                        letter_id=lambda c: c.lower() if c.isalpha() else "other")
     env.filters["relpath"] = lambda target, start: posixpath.relpath(target, posixpath.dirname(start) or ".")

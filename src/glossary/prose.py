@@ -31,6 +31,7 @@ from pathlib import Path
 import jinja2
 import jinja2.sandbox
 
+from glossary import xref
 from glossary.entries import EntryError, split_front_matter
 
 # Raw HTML off (shown as text); raw TeX on, for the macro definitions (undone in the AST pass);
@@ -62,13 +63,13 @@ DEFINES = re.compile(r"\\(newcommand|renewcommand|providecommand|def|DeclareMath
 @functools.cache
 def pandoc():
     """The pandoc that the pinned pypandoc-binary wheel bundles (found without importing pypandoc,
-    whose import costs 0.2 s)."""
+    whose import costs 14 ms: docs/performance.md)."""
     spec = importlib.util.find_spec("pypandoc")
     for folder in (spec.submodule_search_locations or []) if spec else []:
         bundled = Path(folder) / "files" / "pandoc"
         if bundled.is_file():
             return str(bundled)
-    import pypandoc
+    import pypandoc  # here: a fallback the pinned wheel never takes; its import costs 14 ms in every job
     return pypandoc.get_pandoc_path()
 
 
@@ -98,12 +99,6 @@ def body_offset(path):
     text = Path(path).read_text(encoding="utf-8")
     _, body = split_front_matter(text, path)
     return text[:len(text) - len(body)].count("\n")
-
-
-def body_of(text, path):
-    """The prose after the front matter, without reading the YAML (50 ms of PyYAML spared)."""
-    match = re.match(r"\A---\n.*?\n---\n?(.*)\Z", text, re.S)
-    return match.group(1) if match else split_front_matter(text, path)[1]
 
 
 def fill(body, facts, path):
@@ -213,7 +208,6 @@ class Pass:
     def xref(self, url, content):
         slug = url.strip()
         if slug not in self.titles:
-            from glossary import xref
             self.error(re.escape("[[" + url), xref.unknown(slug, self.titles))
         self.refs.append(slug)
         shown = words(self.titles[slug]) if stringify(content).strip() == slug else self.inlines(content)
@@ -384,7 +378,7 @@ def render(body, facts, path, *, macros="", titles=None, formats=("html", "latex
 
 
 def html(body, facts, path, *, macros="", titles=None):
-    """The prose as HTML only: one parse and one writer (the preview's fast path)."""
+    """The prose as HTML only: one parse and one writer."""
     return render(body, facts, path, macros=macros, titles=titles, formats=("html",))["html"]
 
 
@@ -393,14 +387,3 @@ def markdown_page(title, summary, markdown):
     def plain(text):
         return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(str(text).split()))
     return f"# {plain(title)}\n\n> {plain(summary)}\n\n{markdown}"
-
-
-def render_file(entry_path, fact_paths, notation_path, titles, formats=("html", "latex", "markdown")):
-    """render() of an entry.md on disk, its facts from the run's JSON files, the notation package's macros."""
-    from glossary import jsonio
-    body = body_of(Path(entry_path).read_text(encoding="utf-8"), entry_path)
-    facts = {}
-    for p in fact_paths:
-        facts.update(jsonio.read(p))
-    macros = macro_lines(Path(notation_path).read_text(encoding="utf-8"))
-    return render(body, facts, str(entry_path), macros=macros, titles=titles, formats=formats)

@@ -15,9 +15,10 @@ glossary.texprose, all of a batch in one pandoc process.  Everything after works
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, eqnumbers, labelrefs, mathml, plaintext, prose
+from glossary import alttext, citations, dictionary, eqnumbers, labelrefs, mathml, plaintext, prose, texprose
 from glossary.entries import EntryError
 
 # Between two entries in a batch's document: a raw block each writer copies as it is.
@@ -59,7 +60,6 @@ def parse_all(entries, facts, context):
         if e["body_format"] == "markdown":
             blocks[e["slug"]] = parse_markdown(e, facts.get(e["slug"], {}), context["markdown_macros"])
     if latex:
-        from glossary import texprose
         macros = texprose.normalise_macros(context["latex_macros"])
         blocks.update(texprose.parse(latex + [title_term(e) for e in latex if TEX_TITLE.search(e["title"])],
                                      macros, context["targets"]))
@@ -83,7 +83,7 @@ TITLE = "title:"
 def titles(asts, by_slug):
     """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name was parsed
     (title_term): the name as the page, the print edition and the feeds show it, without links."""
-    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose_inlines(blocks)))]
+    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose.inlines_of(blocks)))]
              for slug, blocks in asts.items() if slug.startswith(TITLE)}
     if not names:
         return {}
@@ -92,11 +92,6 @@ def titles(asts, by_slug):
     text = plaintext.texts(names)
     return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
             for slug in names}
-
-
-def texprose_inlines(blocks):
-    from glossary import texprose
-    return texprose.inlines_of(blocks)
 
 
 # --- the pass over the AST ------------------------------------------------------------
@@ -322,9 +317,6 @@ def document(asts, fmt):
 def html_pieces(asts):
     """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
     MathML, references inside formulas linked) and the formulas texmath could not convert."""
-    import tempfile
-
-    from glossary import texprose
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")
         out = prose.run_pandoc(["-f", "json", *prose.WRITERS["html"]], json.dumps(document(asts, "html")), log=log)
@@ -338,7 +330,6 @@ def html_pieces(asts):
 def raise_formula(failure, asts, bodies, macros=""):
     """The EntryError of a formula that does not convert, told by its entry's reader."""
     formula, message = failure
-    from glossary import texprose
     for slug, ast in asts.items():
         # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
         if formula in texprose.formulas(ast):
@@ -354,7 +345,6 @@ def unwrap_spans(value, fmt):
     formula's LaTeX, data-latex); the other formats show only what they hold, LaTeX the formula
     of data-latex (its references links) when the span has one."""
     if fmt == "html":
-        from glossary import texprose
         return texprose.equation_ids(without_attr(value, "data-latex"))
     if isinstance(value, list):
         out = []
@@ -464,7 +454,6 @@ NAMED_LABEL = re.compile(r"\\(?:eq|c|C|auto|page)?ref\{([^{}]*)\}")
 def cache_key(entry, facts, context):
     """The key of an entry's prose in the batch's cache: everything its outputs are made of (its
     model and facts, the macros, the code, and of the other entries only what it names)."""
-    from glossary import dictionary
     body = entry["body"]
     named = {(a or b).strip() for a, b in NAMED_KEY.findall(body)}
     labels = set(NAMED_LABEL.findall(body))
@@ -477,9 +466,16 @@ def cache_key(entry, facts, context):
         {k: context.get("references", {}).get(k) for k in cited}, context.get("words", {}))
 
 
-def render_batch(entries, facts, context, cache=None):
+FORMATS = ("html", "latex", "markdown")
+
+
+def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=True):
     """The prose of each entry of a batch (see the module's docstring); with `cache` (a folder),
-    an entry whose cache_key() is there is not parsed again."""
+    an entry whose cache_key() is there is not parsed again.  `formats`: those written, and `quotes`:
+    whether the sentences that refer to other entries are (their pages quote them): the preview asks
+    for the page's HTML alone; what is written does not depend on what else is."""
+    if cache and (tuple(formats) != FORMATS or not quotes):
+        raise ValueError("a cached batch is written in every format: its cache holds them all")
     keys = {e["slug"]: cache_key(e, facts.get(e["slug"], {}), context) for e in entries} if cache else {}
     results = {}
     for e in entries:
@@ -488,7 +484,7 @@ def render_batch(entries, facts, context, cache=None):
             results[e["slug"]] = json.loads(path.read_text(encoding="utf-8"))
     todo = [e for e in entries if e["slug"] not in results]
     if todo:
-        fresh = render_fresh(todo, facts, context)
+        fresh = render_fresh(todo, facts, context, formats, quotes)
         for slug, done in fresh.items():
             if cache:
                 Path(cache).mkdir(parents=True, exist_ok=True)
@@ -499,7 +495,7 @@ def render_batch(entries, facts, context, cache=None):
     return results
 
 
-def render_fresh(entries, facts, context):
+def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
     """render_batch's work for the entries not in its cache."""
     asts = parse_all(entries, facts, context)
     done, by_slug = {}, {e["slug"]: e for e in entries}
@@ -520,7 +516,7 @@ def render_fresh(entries, facts, context):
     reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
     shown = {"html": alttext.with_alt(done, caption_text),
              "latex": {slug: reset + blocks for slug, blocks in done.items()}}
-    for fmt in ("html", "latex", "markdown"):
+    for fmt in formats:
         for slug, text in write_batch(shown.get(fmt, shown["html"]), fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
     derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
@@ -528,12 +524,13 @@ def render_fresh(entries, facts, context):
         results[slug]["summary"] = text
     for slug in summaries:
         results[slug]["summary_html"] = results[slug]["summary_latex"] = None
-    for fmt in ("html", "latex") if derived else ():
+    for fmt in [f for f in ("html", "latex") if f in formats] if derived else ():
         for slug, text in write_batch(derived, fmt, by_slug).items():
             results[slug][f"summary_{fmt}"] = text.strip()
+    quoting = done if quotes else {}
     sentences = {f"{slug}{REFERS}{target}":
                  [prose.node("Plain", without_citations(labelrefs.Quote(slug, context).walk(inlines), keep_refs=True))]
-                 for slug in done for target, inlines in referring_sentences(done[slug], slug).items()}
+                 for slug in quoting for target, inlines in referring_sentences(done[slug], slug).items()}
     for slug in done:
         results[slug]["contexts"] = {}
     if sentences:

@@ -14,6 +14,8 @@ import difflib
 import re
 from pathlib import Path
 
+from glossary.errors import EntryError
+
 LINK = re.compile(r"\[\[([^\[\]|\n]+)(?:\|[^\[\]\n]*)?\]\]")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
@@ -63,7 +65,6 @@ def offset(entry):
 def check(entries):
     """Every [[slug]] of every entry names an entry; returns {slug: [slugs it links to, in order]}.
     Raises EntryError naming the file, the line and the closest slugs otherwise."""
-    from glossary.entries import EntryError
     found = {}
     for slug, entry in entries.items():
         found[slug] = []
