@@ -117,8 +117,9 @@ class Edition:
 
     def search_data(self):
         """(lunr index, documents, stem(word), is_stop(word), lunr's REQUIRED) of search-index.js,
-        loaded once.  lunr is imported here, not at the top: its import brings nltk's, 0.6 s of the
-        server's 2.4 s start-up (python -X importtime), which only a search needs."""
+        loaded once.  lunr is imported here, not at the top: its import brings nltk's, 0.14 to 0.6 s
+        (python -X importtime, quiet to loaded machine), a third of the server's start-up, which
+        only a search needs."""
         if self._search is None:
             from lunr.index import Index
             from lunr.pipeline import Pipeline
