@@ -1,7 +1,8 @@
 """The MCP server (issue 24 item 3, glossary.mcpserver, docs/mcp.md), spoken to through the MCP
 SDK's own client over stdio, the server a subprocess as an MCP client starts it; on the fixture
 dictionary with its German and Greek editions, built once: listing by section and edition, the
-search's ranking, a look-up, related terms, citing, a resource, and the errors."""
+search's ranking (and the same results as the site's search box in Chromium), a look-up, related
+terms, citing, a resource, and the errors."""
 import json
 import re
 import shutil
@@ -13,6 +14,7 @@ from conftest import REPO
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from test_browser import chromium
 from test_editions import FIXTURE, build
 
 from glossary.mcpsite import words
@@ -94,6 +96,29 @@ def test_search_ranks_as_the_site_ranks(site):
     assert german[0]["slug"] == "vector" and german[0]["name"] == "Vektor"   # German stemming
     assert plural[0]["slug"] == "vector"
     assert all(r["uri"] == f"glossary://{r['edition']}/{r['slug']}" for r in gradient + german)
+
+
+def test_search_answers_what_the_sites_search_box_shows(site):
+    # The same queries typed into each edition's search box in Chromium (templates/reading.js).
+    queries = {"en": ["gradient", "gradient d", "data", "loss", "vec", "GD", "learn"],
+               "de": ["Vektoren", "Merkmal", "Daten", "Zahlen"]}
+
+    async def talk(client):
+        return {(lang, q): [r["name"] for r in result(await client.call_tool("search", {"query": q, "edition": lang}))]
+                for lang, qs in queries.items() for q in qs}
+    answers = session(site, talk)
+    shown = {}
+    with chromium() as browser:
+        page = browser.new_context().new_page()
+        for lang, qs in queries.items():
+            for q in qs:
+                page.goto((site / ("de" if lang == "de" else "") / "index.html").as_uri(), wait_until="load")
+                page.fill("#search-input", q)
+                page.wait_for_selector("#search-results:not([hidden]) li")
+                shown[lang, q] = page.eval_on_selector_all("#search-results li .result-name",
+                                                           "els => els.map(e => e.textContent)")
+    assert answers == shown
+    assert all(shown.values())
 
 
 def test_lookup_gives_markdown_with_math_and_links_and_references(site):
