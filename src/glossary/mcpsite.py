@@ -14,6 +14,7 @@ import difflib
 import functools
 import html
 import json
+import logging
 import posixpath
 import re
 import tempfile
@@ -131,7 +132,15 @@ class Edition:
             language = next((name.split("-", 1)[1] for name in data["index"]["pipeline"] if "-" in name), None)
             if language:
                 # The edition's stemmer as the build registered it (the index names it): stemmer-de ...
-                reading.language_builder(language)
+                # It replaces the one lunr.languages registered on import, as in the build: lunr's
+                # warning about that is no news for a client's log.
+                quiet = logging.getLogger("lunr.pipeline")
+                level = quiet.level
+                quiet.setLevel(logging.ERROR)
+                try:
+                    reading.language_builder(language)
+                finally:
+                    quiet.setLevel(level)
                 stemmer = Pipeline.registered_functions[f"stemmer-{language}"]
                 stop_word_filter = Pipeline.registered_functions[f"stopWordFilter-{language}"]
             self._search = (Index.load(data["index"]), data["docs"], lambda w: str(stemmer(Token(w))),
