@@ -199,7 +199,7 @@ def test_an_unknown_term_edition_or_section_is_an_error_naming_the_closest(site)
     assert "no term 'gd' in the de edition; it is in the en edition" in other_edition.content[0].text
     assert "no edition 'fr' in this site; its editions: en, de, el" in edition.content[0].text
     assert "no section 'physics'" in section.content[0].text and "math (Mathematical Tools)" in section.content[0].text
-    assert "no term 'gd' in the de edition" in resource.error.message
+    assert "no term 'gd' in the de edition" in resource.error.message and resource.error.code == -32602
 
 
 def test_no_site_is_an_error_saying_how_to_build_one(tmp_path):
