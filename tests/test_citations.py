@@ -230,8 +230,8 @@ def test_given_names_are_initials_as_ieeetran_prints_them(tmp_path):
     path = tmp_path / "names.bib"
     path.write_text("@book{B, author = {Bellman, Richard.}, title = {Dynamic Programming}, publisher = {P},"
                     " year = 1957}\n"
-                    "@book{E, author = {Elnozahy, E. N. (Mootaz) and M{\\\"u}ller, Vladim{\\'\\i}r. and Jean. Dollimore},"
-                    " title = {T}, publisher = {P}, year = 2002}\n")
+                    "@book{E, author = {Elnozahy, E. N. (Mootaz) and M{\\\"u}ller, Vladim{\\'\\i}r. and"
+                    " Jean. Dollimore}, title = {T}, publisher = {P}, year = 2002}\n")
     formatted = citations.format_references(["B", "E"], path, CSL)
     assert formatted["B"]["text"].startswith("R. Bellman, Dynamic Programming.")
     assert formatted["E"]["text"].startswith("E. N. M. Elnozahy, V. M\u00fcller, and J. Dollimore, T.")

@@ -129,8 +129,8 @@ def test_no_page_scrolls_sideways_from_320_to_1920_px(served, browser):
                                             ("terms/vector.html", "div.scroll")])
 def test_a_box_that_scrolls_sideways_shows_a_shadow_where_more_lies(served, browser, name, selector):
     """At 390 px the wide term's display formula scrolls in its box, its first sentence's formula in the
-    index's line, and a BibTeX record in its box: a shadow at the right edge, none at the left; scrolled to its end, the other way
-    round (measured on the box's edge pixels)."""
+    index's line, and a BibTeX record in its box: a shadow at the right edge, none at the left;
+    scrolled to its end, the other way round (measured on the box's edge pixels)."""
     from PIL import Image
     site, base = served
     context, page = open_page(browser, base + name, width=390)

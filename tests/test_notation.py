@@ -47,7 +47,8 @@ def test_the_list_of_symbols_rows_are_read_as_symbol_and_meaning():
 \subsection*{More}
 \begin{align}
 %	&\weights & \quad & \mbox{left out} \nonumber \\
-	&\labelspace & \quad & \mbox{Labels such as $\{\mbox{\emph{cat}}\}$\hspace*{-1mm}.} \nonumber \\[2mm] \hline \nonumber\\[-5mm]
+	&\labelspace & \quad & \mbox{Labels such as $\{\mbox{\emph{cat}}\}$\hspace*{-1mm}.} \nonumber
+		\\[2mm] \hline \nonumber\\[-5mm]
 	&[0,1] &\quad &\mbox{The closed interval.}\nonumber
 \end{align}"""
     found = notation.list_of_symbols(text)
