@@ -113,3 +113,11 @@ def test_one_stage_one_file():
     for stage, home in homes.items():
         holders = [p.name for p in RULES.glob("*.smk") if f'f"{stage}_{{batch}}"' in p.read_text()]
         assert holders == [home], (stage, holders)
+
+
+def test_the_sources_site_facts_are_the_plans_without_reading_the_terms(reads):
+    source = plan.Source(FIXTURE / "dictionary.yaml")
+    site = dict(plan.Plan(source, config=CONFIG, repo=REPO).site)
+    assert {site.pop("notation"), site.pop("abbreviations")} <= {True, False}
+    assert source.site_facts() == site and site["title"] == "A Tiny Dictionary of Machine Learning"
+    assert len(reads) == 1

@@ -41,12 +41,7 @@ def from_source(read, extra, book):
     return {
         "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
         "sections": read["sections"],
-        # never config.yaml's site_title: that names this repository's own entries
-        "title": book["title"],
-        "site_url": extra.get("url", ""),
-        "attribution": extra.get("attribution"),
-        "description": extra.get("description") or DICTIONARY_SUMMARY,
-        "manifest": extra.get("manifest"),
+        **source_fields(extra, book),
         "root": read["root"],
         "macro_files": [str(Path(read["root"]) / m) for m in read["macro_files"]],
         "bibliography": str(Path(read["root"]) / read["bibliography"]) if read.get("bibliography") else None,
@@ -55,6 +50,19 @@ def from_source(read, extra, book):
         "labels": read.get("labels", {}),
         "demos": extra.get("demos", {}),
         "language": extra.get("language", "en"),
+    }
+
+
+def source_fields(extra, book):
+    """What a LaTeX dictionary's model says of the whole dictionary, from its YAML file's fields and
+    its book (book_of), without its terms: site_facts() reads these."""
+    return {
+        # never config.yaml's site_title: that names this repository's own entries
+        "title": book["title"],
+        "site_url": extra.get("url", ""),
+        "attribution": extra.get("attribution"),
+        "description": extra.get("description") or DICTIONARY_SUMMARY,
+        "manifest": extra.get("manifest"),
         **{k: book[k] for k in BOOK_FIELDS if k != "title"},
     }
 

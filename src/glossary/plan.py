@@ -28,6 +28,21 @@ STAGED = "results/site"
 CATALOG = "results/catalog.json"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
+# The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
+ENTRY_FILES = {
+    "prose_html": "results/{slug}/prose.html",
+    "prose_tex": "results/{slug}/prose.tex",
+    "meta": "results/{slug}/meta.json",
+    "section": "results/{slug}/print/section.tex",
+    "page": f"{STAGED}/terms/{{slug}}.html",
+    "markdown": f"{STAGED}/terms/{{slug}}.md",
+    "pdf": f"{STAGED}/terms/{{slug}}.pdf",
+}
+
+
+def each(name, slugs):
+    """ENTRY_FILES[name] of each of these entries, in their order."""
+    return [ENTRY_FILES[name].format(slug=s) for s in slugs]
 
 
 class Source:
@@ -97,6 +112,12 @@ class Source:
             roots.append((str(source.parent), [source.name]))
             roots.append((str(self.main.resolve().parent), ["."]))
         return roots
+
+    def site_facts(self):
+        """What every page says of the dictionary (glossary.dictionary.site_facts: Plan.site without the
+        header's notation and abbreviations links), from the main and YAML files alone, without
+        reading the terms: the preview's page parameters."""
+        return dictionary.site_facts(dictionary.source_fields(self.config, dictionary.book_of(self.main, self.config)))
 
     def title_note(self):
         """One line when the dictionary's title is its main file's name: neither the main file nor the
@@ -348,7 +369,7 @@ class Plan:
 
     def book_sections(self):
         """Every entry's print section, in the book's order (by section, then alphabetical by title)."""
-        return [f"results/{slug}/print/section.tex" for slug in dictionary.book_order(self.dictionary)]
+        return each("section", dictionary.book_order(self.dictionary))
 
     def book_parts(self):
         """The book's parts: each section of the dictionary with the number of its entries (book order)."""
@@ -427,7 +448,7 @@ class Plan:
     def entry_files(self, slug):
         """What the site publishes of one entry."""
         e, terms = self.entries[slug], f"{STAGED}/terms"
-        files = [f"{terms}/{slug}.html", f"{terms}/{slug}.md", f"{terms}/{slug}.pdf"]
+        files = [ENTRY_FILES[name].format(slug=slug) for name in ("page", "markdown", "pdf")]
         if self.has_demo(slug):
             files += [f"{terms}/{slug}.py", f"{terms}/{slug}.ipynb", f"{terms}/{slug}/data",
                       f"{terms}/{slug}/{e['preview']}"]

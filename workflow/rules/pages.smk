@@ -8,7 +8,7 @@ for batch, slugs in BATCHES.items():
         name:
             f"page_{batch}"
         input:
-            prose=[f"results/{s}/prose.html" for s in slugs],
+            prose=plan.each("prose_html", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=plan.CATALOG,
             backlinks=glossary_catalog.backlinks_path(batch),
@@ -19,7 +19,7 @@ for batch, slugs in BATCHES.items():
             edition=editions.VIEW,
             lib=lib("page"),
         output:
-            html=[f"results/site/terms/{s}.html" for s in slugs],
+            html=plan.each("page", slugs),
         log:
             f"logs/page/{batch}.log",
         priority: PRIORITY["page_path"]

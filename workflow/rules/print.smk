@@ -31,8 +31,8 @@ for batch, slugs in BATCHES.items():
         name:
             f"print_{batch}"
         input:
-            prose=[f"results/{s}/prose.tex" for s in slugs],
-            meta=[f"results/{s}/meta.json" for s in slugs],
+            prose=plan.each("prose_tex", slugs),
+            meta=plan.each("meta", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=plan.CATALOG,
             checks=PLAN.batch_checks(slugs),
@@ -46,8 +46,8 @@ for batch, slugs in BATCHES.items():
             fmt="results/print/entry.fmt",
             lib=lib("print_batch"),
         output:
-            section=[f"results/{s}/print/section.tex" for s in slugs],
-            pdf=[f"results/site/terms/{s}.pdf" for s in slugs],
+            section=plan.each("section", slugs),
+            pdf=plan.each("pdf", slugs),
         log:
             f"logs/print/{batch}.log",
         params:

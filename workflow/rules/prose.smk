@@ -22,10 +22,10 @@ for batch, slugs in BATCHES.items():
             macros=DICTIONARY["macro_files"],
             lib=lib("prose"),
         output:
-            html=[f"results/{s}/prose.html" for s in slugs],
-            latex=[f"results/{s}/prose.tex" for s in slugs],
-            markdown=[f"results/site/terms/{s}.md" for s in slugs],
-            meta=[f"results/{s}/meta.json" for s in slugs],
+            html=plan.each("prose_html", slugs),
+            latex=plan.each("prose_tex", slugs),
+            markdown=plan.each("markdown", slugs),
+            meta=plan.each("meta", slugs),
         log:
             f"logs/prose/{batch}.log",
         priority: PRIORITY["page_path"]
@@ -39,7 +39,7 @@ for batch, slugs in BATCHES.items():
 
 rule catalog:
     input:
-        meta=[f"results/{s}/meta.json" for s in ENTRIES],
+        meta=plan.each("meta", ENTRIES),
         names=dictionary.NAMES,
         lib=lib("catalog"),
     output:
