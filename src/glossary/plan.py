@@ -170,7 +170,7 @@ def load(config, repo):
 
 class Plan:
     """One edition's build of a Source: its dictionary, its files and its jobs' inputs and params.
-    `config`: config.yaml's values (entries_dir, site_title, batch_size ...); `editions`: the path of
+    `config`: config.yaml's values (entries_dir, site_title, batch_size ...); `editions_file`: the path of
     results/editions.json when the build has several editions (`edition`: this run's language)."""
 
     def __init__(self, source, edition=None, *, config, repo, editions_file=None):
