@@ -17,9 +17,8 @@ include: "workflow/rules/compute.smk"
 include: "workflow/rules/demos.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/notebook.smk"
-include: "workflow/rules/terms.smk"
+include: "workflow/rules/prose.smk"
 include: "workflow/rules/pages.smk"
-include: "workflow/rules/reading_files.smk"
 include: "workflow/rules/reading.smk"
 include: "workflow/rules/print.smk"
 include: "workflow/rules/links.smk"
@@ -28,5 +27,5 @@ include: "workflow/rules/links.smk"
 rule all:
     default_target: True
     input:
-        site_files(),
+        PLAN.site_files(),
         "results/links/report.txt",

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from test_dictionary_build import build, built_ok, copy_fixture, fixture_terms, slug_of
 from test_print import links
 
-from glossary import dictionary, jsonio, latex, typeset
+from glossary import jsonio, latex, plan, typeset
 
 pytestmark = pytest.mark.slow
 
@@ -94,8 +94,8 @@ def work(tmp_path_factory):
 @pytest.fixture(scope="module")
 def model(work):
     """The dictionary model of the copy (what the build read)."""
-    return dictionary.load({"source": str(work[1]), "site_title": "x", "entries_dir": "entries",
-                            "site_description": "x"}, work[0])
+    return plan.load({"source": str(work[1]), "site_title": "x", "entries_dir": "entries",
+                      "site_description": "x"}, work[0])
 
 
 def see_also_of(body):

@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 from test_dictionary_build import build, built_ok, copy_fixture, edit
 
-from glossary import dictionary
+from glossary import dictionary, plan
 from glossary.layout import title_order
 
 pytestmark = pytest.mark.slow
@@ -106,8 +106,8 @@ def test_the_site_says_what_the_yaml_file_says_it_is(site):
 
 def test_without_a_description_a_dictionary_claims_no_demos():
     from conftest import REPO
-    loaded = dictionary.load({"source": str(REPO / "tests/fixtures/texdict/TinyDict_Main.tex"),
-                              "site_title": "T", "site_description": "the repository's own"}, REPO)
+    loaded = plan.load({"source": str(REPO / "tests/fixtures/texdict/TinyDict_Main.tex"),
+                        "site_title": "T", "site_description": "the repository's own"}, REPO)
     assert loaded["description"] == dictionary.DICTIONARY_SUMMARY and "demo" not in loaded["description"]
 
 

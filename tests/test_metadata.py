@@ -17,7 +17,7 @@ import yaml
 from conftest import ADICTML, REPO
 from test_dictionary_build import build, built_ok, copy_fixture, edit
 
-from glossary import dictionary, pages, texmeta
+from glossary import pages, plan, texmeta
 
 SITE_TITLE = yaml.safe_load((REPO / "config.yaml").read_text())["site_title"]
 
@@ -253,7 +253,7 @@ def test_a_main_file_without_title_says_so_once_and_takes_its_name(tmp_path):
 
 def test_the_dictionary_model_for_the_book(tmp_path):
     main = dictionary_copy(tmp_path / "dict")
-    loaded = dictionary.load({"source": str(main), "site_title": SITE_TITLE, "site_description": "d"}, REPO)
+    loaded = plan.load({"source": str(main), "site_title": SITE_TITLE, "site_description": "d"}, REPO)
     assert loaded["title"] == "Tiny Dictionary of ML" and loaded["authors"] == ["A. One", "B. Two"]
     assert loaded["cite_as"].startswith(r"A.\ One and B.\ Two, \textit{Tiny") and loaded["year"] == 2024
     assert loaded["license"]["name"] == "CC BY 4.0" and loaded["symbols_file"] is None

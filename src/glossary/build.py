@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from glossary import editions, publish, stamp
+from glossary import editions, plan, publish, stamp
 
 STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
@@ -389,7 +389,7 @@ def phases(snakemake_args):
     job that rewrites results/catalog.json unchanged (an edit after a term's first sentence) would
     still rerun every page and print batch; after an earlier build the catalog is brought up to date
     first (Snakemake's --until), and the second run finds it unchanged by its checksum."""
-    if snakemake_args or not Path("results/catalog.json").is_file():
+    if snakemake_args or not Path(plan.CATALOG).is_file():
         return [list(snakemake_args)]
     return [["--until", "catalog"], []]
 
@@ -406,31 +406,30 @@ def main(argv=None):
                         help='the translations of a dictionary: "de=<main .tex file> ..." (glossary.editions)')
     parser.add_argument("snakemake_args", nargs="*")
     args = parser.parse_args(argv)
-    source = str(Path(args.source).resolve()) if args.source else None
-    if source and not Path(source).is_file():
+    source = plan.Source(Path(args.source).resolve() if args.source else None)
+    if source and not source.path.is_file():
         print(f"error: SOURCE={args.source}: no such file; name the dictionary's main .tex file or its "
               "YAML file", file=sys.stderr)
         return 1
     # a profile given as a folder is named from here: the build may run elsewhere (--out)
     profile = str(Path(args.profile).resolve()) if args.profile and Path(args.profile).is_dir() else args.profile
     try:
-        runs = edition_runs(source, args.editions)
+        runs = plan.edition_runs(source, args.editions)
     except ValueError as err:        # EditionError, EntryError: they say what to fix
         print(f"error: {err}", file=sys.stderr)
         return 1
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         os.chdir(args.out)
-    roots = stamp.source_roots(REPO, source)
+    roots = source.roots(REPO)
     if len(runs) > 1:
-        write_plan(runs)
+        plan.write_editions(runs)
         roots += [(str(Path(r["source"]).parent), ["."]) for r in runs[1:]] + [(".", [editions.PLAN])]
     if not args.snakemake_args and stamp.is_fresh(".", roots):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
     if source:
-        from glossary import dictionary  # 35 ms: not on the no-op's path above
-        note = dictionary.title_note(source)
+        note = source.title_note()
         if note:
             print(note, file=sys.stderr, flush=True)
     try:
@@ -463,42 +462,6 @@ def main(argv=None):
     return 0
 
 
-def edition_runs(source, spec):
-    """The Snakemake runs of a build: one, or one per language edition (glossary.editions), the base
-    first: [{"lang", "source", "prefix", "folder"}] (write_plan adds each one's --config items).  The editions
-    come from EDITIONS= ("de=<main>"), else from the YAML file's editions:."""
-    if not source:
-        if spec:
-            raise ValueError("EDITIONS= translates a dictionary kept elsewhere: give its SOURCE= too")
-        return [{"lang": "en", "source": None, "prefix": "", "folder": "."}]
-    language, found = "en", {}
-    if Path(source).suffix in (".yaml", ".yml"):
-        from glossary import texdict
-        config = texdict.read_config(source)
-        language, found = config.get("language", "en"), config.get("editions", {})
-    if spec:
-        found = {lang: {"main": path} for lang, path in editions.parse_spec(spec).items()}
-        for lang, path in found.items():
-            if not Path(path["main"]).is_file():
-                raise ValueError(f"EDITIONS: {lang}={path['main']}: no such file; name the edition's main .tex file")
-    if not found:
-        return [{"lang": language, "source": source, "prefix": "", "folder": "."}]
-    return editions.plan(source, language, found)["editions"]
-
-
-def write_plan(runs):
-    """results/editions.json, the plan every edition's run reads (rewritten only when it changes);
-    each run's --config names it by its absolute path."""
-    from glossary import dictionary, jsonio
-    plan = Path(editions.PLAN).resolve()
-    keep = ("lang", "source", "prefix", "folder", "title", "description", "complete", "sections")
-    dictionary.write_if_changed(plan, jsonio.dumps({"base": runs[0]["lang"], "editions": [
-        {k: r[k] for k in keep if k in r} for r in runs]}))
-    for r in runs:
-        r["config"] = [f"edition={r['lang']}", f"editions={plan}"]
-        Path(r["folder"]).mkdir(parents=True, exist_ok=True)
-
-
 @contextlib.contextmanager
 def working_folder(folder):
     """Each edition's Snakemake runs in its own folder (results/, .snakemake/ of its own)."""
@@ -513,7 +476,7 @@ def working_folder(folder):
 def tell_unknown():
     """The catalog's note on constructs the readers did not know (glossary.catalog)."""
     from glossary import catalog, jsonio
-    path = Path("results/catalog.json")
+    path = Path(plan.CATALOG)
     note = catalog.unknown_note(jsonio.read(path)) if path.is_file() else None
     if note:
         print(note, flush=True)

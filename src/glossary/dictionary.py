@@ -1,12 +1,13 @@
 """The dictionary a build makes a site of: its entries in the one entry model, its sections, and
 the site-level facts (title, address, attribution, license), whatever the source format.
 
-    d = load(config, repo)          # config.yaml's values, with `source` when the build names one
+    d = glossary.plan.Plan(source, edition, config=config, repo=repo).dictionary
     d["entries"], d["sections"], d["batches"]
 
-Without `source` the entries are the Markdown entries under config.yaml's entries_dir (each read by
-glossary.entries).  With `source` (a glossaries-extra main .tex file, or a small YAML file naming one)
-they are the terms glossary.texdict reads.  Either way every later stage sees the same model.
+Without a source the entries are the Markdown entries under config.yaml's entries_dir (each read by
+glossary.entries: from_entries).  With one (glossary.plan.Source: a glossaries-extra main .tex file, or
+a small YAML file naming one) they are the terms glossary.texdict reads (from_source).  Either way
+every later stage sees the same model; glossary.plan puts the pieces here together.
 
 The build's jobs work on batches of entries (a job per entry per stage costs more than its work at
 hundreds of entries); `snapshot()` writes each entry's model to results/_entries/<slug>.json only when
@@ -34,75 +35,64 @@ DICTIONARY_SUMMARY = ("One page per term, with its formulas, cross-references, c
                       "the dictionary's sources; each term, and the whole dictionary, also as a PDF.")
 
 
-def load(config, repo):
-    """The dictionary of this build (see the module's docstring)."""
-    repo = Path(repo)
-    source = config.get("source")
-    plan = jsonio.read(config["editions"]) if config.get("editions") else None
-    if plan:
-        read, extra, view, fallback, book = load_edition(plan, config["edition"])
-    elif source:
-        # texdict costs 20 ms to import: the jobs that import this module do without it
-        from glossary import texdict
-        read = texdict.load(source)
-        extra = read.get("config", {})
-        book = book_of(read["main"], extra)
-    if source or plan:
-        loaded = {
-            "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
-            "sections": read["sections"],
-            # never config.yaml's site_title: that names this repository's own entries
-            "title": book["title"],
-            "site_url": extra.get("url", ""),
-            "attribution": extra.get("attribution"),
-            "description": extra.get("description") or DICTIONARY_SUMMARY,
-            "manifest": extra.get("manifest"),
-            "root": read["root"],
-            "macro_files": [str(Path(read["root"]) / m) for m in read["macro_files"]],
-            "bibliography": str(Path(read["root"]) / read["bibliography"]) if read.get("bibliography") else None,
-            "preamble": read.get("preamble", ""),
-            "unknown": read.get("unknown", []),
-            "labels": read.get("labels", {}),
-            "demos": extra.get("demos", {}),
-            "language": extra.get("language", "en"),
-            **{k: book[k] for k in BOOK_FIELDS if k != "title"},
-        }
-        if plan:
-            loaded.update(edition_view=view, fallback=fallback)
-            if extra.get("bibliography") and not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
-                loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
-    else:
-        from glossary import texmeta  # 15 ms to import, as texdict: see above
-        loaded = {
-            "entries": glossary_entries.load_all(config["entries_dir"], repo / glossary_entries.SCHEMA),
-            "sections": [DEFAULT_SECTION],
-            "title": config["site_title"],
-            "site_url": config.get("site_url", ""),
-            "attribution": config.get("attribution"),
-            "license": texmeta.license_named(config["license"]) if config.get("license") else None,
-            "authors": config.get("authors", []),
-            "year": config.get("year"),
-            "cite_as": None,
-            "imprint": {},
-            "symbols_file": None,
-            "description": config["site_description"],
-            "manifest": None,
-            "root": str(repo),
-            "macro_files": [],
-            "bibliography": config.get("bibliography"),
-            "preamble": MARKDOWN_PICTURE_PREAMBLE,
-            "unknown": [],
-            "labels": {},
-            "demos": {},
-            "language": "en",
-        }
-    if "edition_view" not in loaded:
-        from glossary import editions
-        loaded["edition_view"], loaded["fallback"] = editions.single(loaded["language"]), {}
-    attach_demos(loaded)
-    loaded["cited"] = check_citations(loaded)
-    loaded["batches"] = batches(loaded["entries"], config.get("batch_size", 48))
-    return loaded
+def from_source(read, extra, book):
+    """The model of a LaTeX dictionary: `read` is glossary.texdict's read of its main file, `extra`
+    the YAML file's fields (glossary.plan.Source.config), `book` book_of() them."""
+    return {
+        "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
+        "sections": read["sections"],
+        **source_fields(extra, book),
+        "root": read["root"],
+        "macro_files": [str(Path(read["root"]) / m) for m in read["macro_files"]],
+        "bibliography": str(Path(read["root"]) / read["bibliography"]) if read.get("bibliography") else None,
+        "preamble": read.get("preamble", ""),
+        "unknown": read.get("unknown", []),
+        "labels": read.get("labels", {}),
+        "demos": extra.get("demos", {}),
+        "language": extra.get("language", "en"),
+    }
+
+
+def source_fields(extra, book):
+    """What a LaTeX dictionary's model says of the whole dictionary, from its YAML file's fields and
+    its book (book_of), without its terms: site_facts() reads these."""
+    return {
+        # never config.yaml's site_title: that names this repository's own entries
+        "title": book["title"],
+        "site_url": extra.get("url", ""),
+        "attribution": extra.get("attribution"),
+        "description": extra.get("description") or DICTIONARY_SUMMARY,
+        "manifest": extra.get("manifest"),
+        **{k: book[k] for k in BOOK_FIELDS if k != "title"},
+    }
+
+
+def from_entries(config, repo):
+    """The model of this repository's own Markdown entries (config.yaml's entries_dir and site fields)."""
+    from glossary import texmeta  # 15 ms to import: the jobs that import this module do without it
+    return {
+        "entries": glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA),
+        "sections": [DEFAULT_SECTION],
+        "title": config["site_title"],
+        "site_url": config.get("site_url", ""),
+        "attribution": config.get("attribution"),
+        "license": texmeta.license_named(config["license"]) if config.get("license") else None,
+        "authors": config.get("authors", []),
+        "year": config.get("year"),
+        "cite_as": None,
+        "imprint": {},
+        "symbols_file": None,
+        "description": config["site_description"],
+        "manifest": None,
+        "root": str(repo),
+        "macro_files": [],
+        "bibliography": config.get("bibliography"),
+        "preamble": MARKDOWN_PICTURE_PREAMBLE,
+        "unknown": [],
+        "labels": {},
+        "demos": {},
+        "language": "en",
+    }
 
 
 # What the dictionary model says of the book (glossary.texmeta): its title, its authors, the licence
@@ -115,7 +105,7 @@ BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "sym
 def book_of(main, fields, fallback=None):
     """glossary.texmeta.book (the main file's title, authors, licence, ..., each overridden by the
     YAML file's `fields`), titled by the main file's name when neither gives a title."""
-    from glossary import texmeta  # 15 ms to import, as texdict: see load()
+    from glossary import texmeta  # 15 ms to import: see from_entries()
     book = texmeta.book(main, fields, fallback)
     book["title"] = book["title"] or Path(main).stem
     return book
@@ -130,36 +120,19 @@ def site_facts(loaded):
     return {k: v for k, v in facts.items() if v or k == "title"}
 
 
-def title_note(source):
-    """One line when a dictionary's title is its main file's name: neither the main file nor the YAML
-    file gives one (None otherwise, and when they cannot be read: the build then tells why).
-    glossary.build prints it once per build."""
-    from glossary import texdict, texmeta
-    path = Path(source)
-    try:
-        extra = texdict.read_config(path) if path.suffix in (".yaml", ".yml") else {"main": str(path)}
-        if extra.get("title") or texmeta.read(extra["main"])["title"]:
-            return None
-    except (glossary_entries.EntryError, OSError):
-        return None
-    main = Path(extra["main"])
-    return (f"note: {main}: no \\title{{...}}, so the site is titled {main.stem!r}, its file's name; add "
-            "\\title{...} to the main file or title: to a YAML file naming it")
-
-
 # \cite, \citep, \citet, \citeauthor ... with optional [pinpoint]s, and Markdown's [@key; @other].
 LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
                         r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
 MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
 
 
-def load_edition(plan, lang):
+def load_edition(plan, lang, base):
     """One edition of a build with several (glossary.editions): (its texdict read, its site fields,
-    its view of every edition, its fallback targets, its book: glossary.texmeta.book).  Every
-    edition is read (0.1 s each) to know which terms and sections each one publishes."""
+    its view of every edition, its fallback targets, its book: glossary.texmeta.book).  `base` is the
+    base edition's read (glossary.plan.Source.read).  Every edition is read (0.1 s each) to know which
+    terms and sections each one publishes."""
     from glossary import editions, texdict
     base_spec = plan["editions"][0]
-    base = texdict.load(base_spec["source"])
     base_config = base.get("config", {})
     book = book_of(base["main"], base_config)
     reads = {base_spec["lang"]: base}
@@ -240,7 +213,7 @@ def attach_demos(loaded):
     by_key = {e["key"]: slug for slug, e in loaded["entries"].items()}
     loaded["demo_scripts"] = {}
     for key, spec in sorted(loaded.get("demos", {}).items()):
-        slug = by_key[key]     # texdict.load checked that every key is a term's
+        slug = by_key[key]     # Source.read checked that every key is a term's
         script = Path(spec["script"]).resolve()
         image = spec.get("preview") if spec["kind"] == "plain" else None
         loaded["entries"][slug].update(

@@ -37,20 +37,12 @@ SPACING = re.compile(r"\\[hv]space\*?\s*\{[^{}]*\}")
 
 # --- where the List of Symbols is ------------------------------------------------------------------
 
-def main_file(source):
-    """The main .tex file of a build's source (a main file, or the YAML file naming one), or None."""
-    if not source:
-        return None
-    return source if str(source).endswith(".tex") else texdict.read_config(source)["main"]
-
-
-def symbols_file(loaded, source=None):
+def symbols_file(loaded, main=None):
     """The dictionary's List of Symbols file, or None: the model's `symbols_file` when it has one,
-    else the first file the main file \\input's after \\begin{document} that holds no entry and
-    whose rows read as symbols and meanings."""
+    else the first file the main .tex file (glossary.plan.Source.main) \\input's after
+    \\begin{document} that holds no entry and whose rows read as symbols and meanings."""
     if "symbols_file" in loaded:
         return loaded["symbols_file"]
-    main = main_file(source)
     if not main:
         return None
     root = Path(main).parent

@@ -16,8 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src",
-           "entries")
+from glossary.plan import SOURCES, Source
+
 SITE = "site"
 STAMP = "results/.site-stamp.json"
 
@@ -53,19 +53,9 @@ def interpreter():
 
 
 def source_roots(repo=".", source=None):
-    """[(folder, names under it)] of what a build reads: this repository's sources, and for a
-    dictionary kept elsewhere (SOURCE=) its file and everything in its main file's folder."""
-    roots = [(str(repo), SOURCES)]
-    if source:
-        source = Path(source).resolve()
-        roots.append((str(source.parent), [source.name]))
-        main = source
-        if source.suffix in (".yaml", ".yml"):
-            import yaml
-            named = (yaml.safe_load(source.read_text(encoding="utf-8")) or {}).get("main")
-            main = (source.parent / named).resolve() if isinstance(named, str) else source
-        roots.append((str(main.parent), ["."]))
-    return roots
+    """[(folder, names under it)] of what a build reads (glossary.plan.Source.roots); `source` is a
+    Source or the path SOURCE= names."""
+    return (source if isinstance(source, Source) else Source(source)).roots(repo)
 
 
 def source_hashes(roots="."):

@@ -267,14 +267,14 @@ def rebuild(repo, work, cores="2", python=sys.executable, source=None):
 
 def source_manifest(source):
     """Where a dictionary kept elsewhere keeps its manifest: the `manifest:` of its YAML file."""
-    from glossary import entries, texdict
-    source = Path(source)
-    if source.suffix not in (".yaml", ".yml"):
-        raise entries.EntryError(f"SOURCE={source}: a main .tex file names no manifest; point SOURCE at the "
+    from glossary import entries, plan
+    source = plan.Source(source)
+    if not source.is_yaml:
+        raise entries.EntryError(f"SOURCE={source.path}: a main .tex file names no manifest; point SOURCE at the "
                                  "dictionary's YAML file, with `manifest: <path>` in it")
-    config = texdict.read_config(source)
+    config = source.config
     if not config.get("manifest"):
-        raise entries.EntryError(f"{source}: manifest: missing; add `manifest: site.manifest.json` (a path "
+        raise entries.EntryError(f"{source.path}: manifest: missing; add `manifest: site.manifest.json` (a path "
                                  "relative to the YAML file) for make verify and make manifest")
     return Path(config["manifest"])
 

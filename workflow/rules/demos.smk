@@ -6,7 +6,7 @@
 # A blocks demo of a LaTeX term runs through compute.smk's rules; a term without a demo has no jobs.
 
 
-if plain_slugs():
+if PLAN.plain_slugs():
 
     # On a plain script's files these rules come before the blocks demo's that write the same names.
     ruleorder: plain_demo > tokenize
@@ -30,12 +30,12 @@ if plain_slugs():
         log:
             "logs/plain_demo/{entry}.log",
         wildcard_constraints:
-            entry="|".join(plain_slugs()),
+            entry="|".join(PLAN.plain_slugs()),
         priority: PRIORITY["compute"]
         params:
             key=lambda wildcards: entry(wildcards)["key"],
             csv=declared_csv,
-            image=lambda wildcards: DEMO_SCRIPTS[wildcards.entry]["image"],
+            image=lambda wildcards: PLAN.demo_scripts[wildcards.entry]["image"],
             platform=PLATFORM,
         message:
             "{wildcards.entry}: run the plain demo script"
@@ -50,7 +50,7 @@ if plain_slugs():
         log:
             "logs/publish_plain/{entry}.log",
         wildcard_constraints:
-            entry="|".join(plain_slugs()),
+            entry="|".join(PLAN.plain_slugs()),
         message:
             "{wildcards.entry}: publish the plain demo script"
         shell:

@@ -1,7 +1,10 @@
 # Stage 2: figures.  pgfplots figures are rendered from templates/figures/<kind>.tex.j2,
 # compiled by pdflatex (print) from a format of their shared preamble, then
 # converted to SVG (page) and PNG (fallback); the matplotlib preview comes from
-# the demo's own preview().
+# the demo's own preview().  The pictures of the prose (TikZ, included graphics) go by the
+# batches of prose.smk: each batch takes its entries' pictures snapshots
+# (results/_pictures/<slug>.json: the pictures' TeX, the files they read and the forms they show),
+# so an edit of the prose around a picture reruns no pictures job.
 
 
 rule preview:
@@ -109,3 +112,31 @@ rule pdf_to_png:
         "{wildcards.entry}: PNG of figure {wildcards.figure}"
     shell:
         "pdftoppm -png -r 192 -singlefile {input.pdf:q} {params.prefix:q} 2> {log:q}"
+
+
+for batch, slugs in BATCHES.items():
+    if PLAN.picture_files(slugs):
+
+        rule:
+            name:
+                f"pictures_{batch}"
+            input:
+                pictures=[dictionary.pictures_snapshot_path(s) for s in slugs],
+                preamble=dictionary.PICTURE_PREAMBLE,
+                graphics=PLAN.graphics_sources(slugs),
+                lib=lib("pictures"),
+            output:
+                files=PLAN.picture_files(slugs),
+            log:
+                f"logs/pictures/{batch}.log",
+            # The cores shared out over the batches: a job that held them all left every print job
+            # of the real dictionary running alone (its clean build: 149 s, one core idle for 137 s).
+            threads: max(1, workflow.cores // len(BATCHES))
+            params:
+                root=DICTIONARY["root"],
+                cache="results/cache/pictures",
+                site_terms="results/site/terms",
+            message:
+                f"{batch}: pictures of {len(slugs)} entries"
+            script:
+                "../../scripts/pictures.py"

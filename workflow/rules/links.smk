@@ -4,7 +4,7 @@
 
 rule links:
     input:
-        site=site_files(),
+        site=PLAN.site_files(),
         entries=[e["path"] for e in ENTRIES.values()],
         templates=[
             repo("templates/base.html.j2"),
@@ -21,7 +21,7 @@ rule links:
         entries={slug: e["path"] for slug, e in ENTRIES.items()},
         # a language edition: where its folder is in the whole site, and the other editions' pages
         prefix=EDITION["prefix"],
-        outside=editions.Pages(EDITION).outside(notation_pages()),
+        outside=editions.Pages(EDITION).outside(PLAN.notation_pages()),
     message:
         "link check of the site"
     script:

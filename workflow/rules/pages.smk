@@ -1,5 +1,36 @@
-# Stage 4: the HTML pages, the stylesheet (with the code colours), the favicon,
-# the machine-readable terms.json and sitemap.xml, and build-info.json.
+# Stage 4: the HTML pages (by the batches of prose.smk), the index, the stylesheet (with the code
+# colours), the favicon, the machine-readable terms.json and sitemap.xml, and build-info.json.
+
+
+for batch, slugs in BATCHES.items():
+
+    rule:
+        name:
+            f"page_{batch}"
+        input:
+            prose=plan.each("prose_html", slugs),
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            catalog=plan.CATALOG,
+            backlinks=glossary_catalog.backlinks_path(batch),
+            demo=PLAN.batch_page_inputs(slugs),
+            pictures=PLAN.picture_files(slugs, exts=("svg",)),
+            template=repo("templates/entry.html.j2"),
+            base=repo("templates/base.html.j2"),
+            edition=editions.VIEW,
+            lib=lib("page"),
+        output:
+            html=plan.each("page", slugs),
+        log:
+            f"logs/page/{batch}.log",
+        priority: PRIORITY["page_path"]
+        params:
+            base_url=BASE_URL,
+            site_title=DICTIONARY["title"],
+            site=SITE,
+        message:
+            f"{batch}: HTML pages of {len(slugs)} entries"
+        script:
+            "../../scripts/page.py"
 
 
 rule notation:
@@ -17,7 +48,7 @@ rule notation:
 
 rule llms_txt:
     input:
-        catalog="results/catalog.json",
+        catalog=plan.CATALOG,
         lib=lib("llms_txt"),
     output:
         txt="results/site/llms.txt",
@@ -34,7 +65,7 @@ rule llms_txt:
 
 rule index:
     input:
-        catalog="results/catalog.json",
+        catalog=plan.CATALOG,
         template=repo("templates/index.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
@@ -82,8 +113,8 @@ rule favicon:
 
 rule terms_json:
     input:
-        catalog="results/catalog.json",
-        forms="results/forms.json",
+        catalog=plan.CATALOG,
+        forms=plan.FORMS,
         lib=lib("terms_json"),
     output:
         json="results/site/terms.json",
@@ -110,8 +141,8 @@ rule sitemap:
     log:
         "logs/sitemap/sitemap.log",
     params:
-        # the section pages too (workflow/rules/reading.smk)
-        pages=lambda wildcards: site_pages() + [f"sections/{s}.html" for s in reading_sections()],
+        # the notation and section pages too (workflow/rules/reading.smk)
+        pages=PLAN.site_pages(),
         base_url=BASE_URL,
     message:
         "sitemap.xml"

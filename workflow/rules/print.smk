@@ -1,8 +1,66 @@
 # Stage 5: the print edition.  Each entry's section (prose from rule prose, figures,
-# checks, citation, links) is set once and used twice: in the entry's own PDF and in
-# the book, site/dictionary.pdf.  Both include the figure PDFs the figure rules
-# built; no figure is compiled again.  A prose edit reruns that entry's section,
+# checks, citation, links) is set once, by the batches of prose.smk, and used twice: in the
+# entry's own PDF and in the book, site/dictionary.pdf.  Both include the figure PDFs the figure
+# rules built; no figure is compiled again.  A prose edit reruns that entry's section,
 # its PDF and the book; nothing else.
+
+
+rule print_format:
+    input:
+        preamble=repo("templates/print/preamble.tex.j2"),
+        notation=repo("templates/notation.sty"),
+        lib=lib("print_format"),
+    output:
+        tex="results/print/entry-format.tex",
+        fmt="results/print/entry.fmt",
+    log:
+        job="logs/print_format/entry.log",
+        tex="logs/print_format/entry.tex.log",
+    params:
+        tex=TEX_VERSIONS,
+        babel=BABEL,
+    message:
+        "pdflatex format of the entry PDFs' preamble"
+    script:
+        "../../scripts/print_format.py"
+
+
+for batch, slugs in BATCHES.items():
+
+    rule:
+        name:
+            f"print_{batch}"
+        input:
+            prose=plan.each("prose_tex", slugs),
+            meta=plan.each("meta", slugs),
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            catalog=plan.CATALOG,
+            checks=PLAN.batch_checks(slugs),
+            figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
+            pictures=PLAN.picture_files(slugs, exts=("pdf",)),
+            notation=repo("templates/notation.sty"),
+            macros=DICTIONARY["macro_files"],
+            template=repo("templates/print/section.tex.j2"),
+            document=repo("templates/print/entry.tex.j2"),
+            preamble=repo("templates/print/preamble.tex.j2"),
+            fmt="results/print/entry.fmt",
+            lib=lib("print_batch"),
+        output:
+            section=plan.each("section", slugs),
+            pdf=plan.each("pdf", slugs),
+        log:
+            f"logs/print/{batch}.log",
+        params:
+            site=SITE,
+            site_url=BASE_URL,
+            site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
+            cache="results/cache/print",
+            babel=BABEL,
+            words=PRINT_WORDS,
+        message:
+            f"{batch}: print sections and PDFs of {len(slugs)} entries"
+        script:
+            "../../scripts/print_batch.py"
 
 
 # The book's front matter, from the dictionary's main file (glossary.dictionary; a model without
@@ -19,7 +77,7 @@ SYMBOLS = typeset.symbols_path(DICTIONARY)
 
 rule book_tex:
     input:
-        sections=book_sections,
+        sections=PLAN.book_sections(),
         template=repo("templates/print/book.tex.j2"),
         preamble=repo("templates/print/preamble.tex.j2"),
         references=REFERENCES,
@@ -37,8 +95,8 @@ rule book_tex:
         site_title=DICTIONARY["title"],
         site_url=BASE_URL,
         site_terms="results/site/terms",
-        parts=book_parts(),
-        demos=all(has_demo(s) for s in ENTRIES),
+        parts=PLAN.book_parts(),
+        demos=all(PLAN.has_demo(s) for s in ENTRIES),
         babel=BABEL,
         front=BOOK_FRONT,
         words=PRINT_WORDS,
@@ -52,8 +110,8 @@ rule book:
     input:
         tex="results/print/dictionary.tex",
         notation=repo("templates/notation.sty"),
-        figures=book_figures,
-        pictures=picture_files(list(ENTRIES), exts=("pdf",)),
+        figures=PLAN.book_figures(),
+        pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
         lib=lib("entry_pdf"),
     output:
         pdf="results/site/dictionary.pdf",

@@ -6,32 +6,32 @@
 
 rule section_pages:
     input:
-        catalog="results/catalog.json",
+        catalog=plan.CATALOG,
         template=repo("templates/section.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
         lib=lib("section_pages"),
     output:
-        html=[f"results/site/sections/{s}.html" for s in reading_sections()],
+        html=[f"results/site/sections/{s}.html" for s in PLAN.reading_sections()],
     log:
         "logs/reading/sections.log",
     params:
         site_title=DICTIONARY["title"],
         site=SITE,
     message:
-        "a page for each of the {} sections".format(len(reading_sections()))
+        "a page for each of the {} sections".format(len(PLAN.reading_sections()))
     script:
         "../../scripts/section_pages.py"
 
 
 rule search_index:
     input:
-        catalog="results/catalog.json",
-        prose=[f"results/{s}/prose.html" for s in ENTRIES],
+        catalog=plan.CATALOG,
+        prose=plan.each("prose_html", ENTRIES),
         # the forms of the names as text (rule forms_text)
-        forms="results/forms.json",
+        forms=plan.FORMS,
         # a language's stemmer: its word characters and stop words are read from lunr-languages' file
-        language=[repo(f"templates/vendor/{f}") for f in [reading.language_file(EDITION["lang"])] if f],
+        language=[repo(f"templates/vendor/{f}") for f in [LANGUAGE_SCRIPT] if f],
         lib=lib("search_index"),
     output:
         js="results/site/search-index.js",
@@ -52,8 +52,8 @@ if LANGUAGE_SCRIPT:
             support=repo(f"templates/vendor/{reading.LUNR_SUPPORT}"),
             language=repo(f"templates/vendor/{LANGUAGE_SCRIPT}"),
         output:
-            support=language_scripts()[0],
-            language=language_scripts()[1],
+            support=PLAN.language_scripts()[0],
+            language=PLAN.language_scripts()[1],
         log:
             "logs/reading/language_scripts.log",
         message:
@@ -64,7 +64,7 @@ if LANGUAGE_SCRIPT:
 
 rule previews:
     input:
-        catalog="results/catalog.json",
+        catalog=plan.CATALOG,
         lib=lib("previews"),
     output:
         js="results/site/previews.js",
@@ -96,7 +96,7 @@ rule forms_text:
         macros=DICTIONARY["macro_files"],
         lib=lib("forms_text"),
     output:
-        json="results/forms.json",
+        json=plan.FORMS,
     log:
         "logs/reading/forms_text.log",
     params:
@@ -107,12 +107,12 @@ rule forms_text:
         "../../scripts/forms_text.py"
 
 
-if NOTATION_PAGE:
+if PLAN.notation_page:
 
     rule notation_page:
         input:
-            symbols=[SYMBOLS_FILE] if SYMBOLS_FILE else [],
-            macros=NOTATION_MACROS,
+            symbols=[PLAN.symbols_file] if PLAN.symbols_file else [],
+            macros=PLAN.notation_macros,
             names=dictionary.NAMES,
             template=repo("templates/notation.html.j2"),
             base=repo("templates/base.html.j2"),
@@ -126,19 +126,19 @@ if NOTATION_PAGE:
             site_title=DICTIONARY["title"],
             site=SITE,
             latex=bool(DICTIONARY["macro_files"]),
-            where=symbols_where(),
+            where=PLAN.symbols_where(),
         message:
             "the notation page"
         script:
             "../../scripts/notation_page.py"
 
 
-if ABBREVIATIONS_PAGE:
+if PLAN.abbreviations_page:
 
     rule abbreviations_page:
         input:
-            catalog="results/catalog.json",
-            forms="results/forms.json",
+            catalog=plan.CATALOG,
+            forms=plan.FORMS,
             template=repo("templates/abbreviations.html.j2"),
             base=repo("templates/base.html.j2"),
             edition=editions.VIEW,

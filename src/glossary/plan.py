@@ -1,0 +1,471 @@
+"""The build's plan: what a build reads and what each of its jobs makes, decided in one place.
+
+    source = Source(path)           # SOURCE=: a main .tex file, a YAML file naming one, or None
+    source.main, source.config      # decided once; the YAML file parsed (and checked) once
+    plan = Plan(source, edition, config=config, repo=repo)
+    plan.dictionary                 # the loaded dictionary (glossary.dictionary's model)
+    plan.site_files(), plan.picture_files(slugs), plan.demo(slug) ...
+
+`Source` is the one place that tells a main .tex file from a YAML file naming one (or, without a
+source, this repository's own Markdown entries).  `Plan` is one edition's build of it: the
+dictionary it loads, every results/ path the rules name, and each job's inputs and params.  The
+Snakemake rules (workflow/rules/common.smk's input functions), the driver of `make site`
+(glossary.build) and the stamp of its no-op (glossary.stamp) ask it; none decides again.
+"""
+import difflib
+import os
+from functools import cached_property
+from pathlib import Path
+
+from glossary import catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
+from glossary import entries as glossary_entries
+
+YAML_SUFFIXES = (".yaml", ".yml")
+# This repository's files that every build reads (what the stamp of a no-op build hashes).
+SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src",
+           "entries")
+STAGED = "results/site"
+CATALOG = "results/catalog.json"
+REFERENCES = "results/references.json"
+FORMS = "results/forms.json"
+# The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
+ENTRY_FILES = {
+    "prose_html": "results/{slug}/prose.html",
+    "prose_tex": "results/{slug}/prose.tex",
+    "meta": "results/{slug}/meta.json",
+    "section": "results/{slug}/print/section.tex",
+    "page": f"{STAGED}/terms/{{slug}}.html",
+    "markdown": f"{STAGED}/terms/{{slug}}.md",
+    "pdf": f"{STAGED}/terms/{{slug}}.pdf",
+}
+
+
+def each(name, slugs):
+    """ENTRY_FILES[name] of each of these entries, in their order."""
+    return [ENTRY_FILES[name].format(slug=s) for s in slugs]
+
+
+class Source:
+    """What a build is named (SOURCE=): a glossaries-extra main .tex file, a YAML file naming one
+    (with the site's fields, demos and editions), or nothing: this repository's Markdown entries."""
+
+    def __init__(self, path=None):
+        self.path = Path(path) if path else None
+        self.is_yaml = bool(self.path) and self.path.suffix in YAML_SUFFIXES
+
+    def __bool__(self):
+        return self.path is not None
+
+    def __repr__(self):
+        return f"Source({str(self.path) if self.path else None!r})"
+
+    @cached_property
+    def config(self):
+        """The YAML file's fields, parsed and checked once (glossary.texdict.read_config: paths joined
+        to its folder); a main .tex file's are {"main", "demos": {}}; {} without a source."""
+        if not self.path:
+            return {}
+        if not self.is_yaml:
+            return {"main": str(self.path), "demos": {}}
+        # 34 ms to import (jsonschema): the no-op build (0.19 s) of a .tex source or of the
+        # repository's own entries does without it
+        from glossary import texdict
+        return texdict.read_config(self.path)
+
+    @property
+    def main(self):
+        """The dictionary's main .tex file, or None for the repository's own entries."""
+        return Path(self.config["main"]) if self.path else None
+
+    @property
+    def language(self):
+        return self.config.get("language", "en")
+
+    @property
+    def editions(self):
+        """The translations the YAML file names: {lang: {"main": path, ...}}."""
+        return self.config.get("editions", {})
+
+    def read(self):
+        """glossary.texdict's read of the main file, with "config" (the fields above); a demo given
+        to a key the dictionary lacks is an EntryError."""
+        from glossary import texdict  # see config
+        if not self.is_yaml and self.path.suffix != ".tex":
+            raise glossary_entries.EntryError(f"{self.path}: a dictionary source is its main .tex file or a .yaml "
+                                              "config naming it")
+        read = texdict.read(self.main)
+        keys = {e["key"] for e in read["entries"].values()}
+        for key in self.config["demos"]:
+            if key not in keys:
+                close = difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.6)
+                hint = f"did you mean {', '.join(close)}?" if close else "use a term's key"
+                raise glossary_entries.EntryError(f"{self.path}: demos.{key}: no term has the key {key!r}; {hint}")
+        read["config"] = self.config
+        return read
+
+    def roots(self, repo="."):
+        """[(folder, names under it)] of what a build reads: this repository's sources, and for a
+        dictionary kept elsewhere its file and everything in its main file's folder (glossary.stamp)."""
+        roots = [(str(repo), SOURCES)]
+        if self.path:
+            source = self.path.resolve()
+            roots.append((str(source.parent), [source.name]))
+            roots.append((str(self.main.resolve().parent), ["."]))
+        return roots
+
+    def site_facts(self):
+        """What every page says of the dictionary (glossary.dictionary.site_facts: Plan.site without the
+        header's notation and abbreviations links), from the main and YAML files alone, without
+        reading the terms: the preview's page parameters."""
+        return dictionary.site_facts(dictionary.source_fields(self.config, dictionary.book_of(self.main, self.config)))
+
+    def title_note(self):
+        """One line when the dictionary's title is its main file's name: neither the main file nor the
+        YAML file gives one (None otherwise, and when they cannot be read: the build then tells why)."""
+        from glossary import texmeta  # 15 ms to import, as texdict: see config
+        try:
+            if self.config.get("title") or texmeta.read(self.config["main"])["title"]:
+                return None
+        except (glossary_entries.EntryError, OSError):
+            return None
+        return (f"note: {self.main}: no \\title{{...}}, so the site is titled {self.main.stem!r}, its file's name; "
+                "add \\title{...} to the main file or title: to a YAML file naming it")
+
+
+def edition_runs(source, spec=None):
+    """The Snakemake runs of a build: one, or one per language edition (glossary.editions), the base
+    first: [{"lang", "source", "prefix", "folder"}] (write_editions adds each one's --config items).
+    The editions come from EDITIONS= (`spec`: "de=<main>"), else from the YAML file's editions:."""
+    if not source:
+        if spec:
+            raise ValueError("EDITIONS= translates a dictionary kept elsewhere: give its SOURCE= too")
+        return [{"lang": "en", "source": None, "prefix": "", "folder": "."}]
+    found = source.editions
+    if spec:
+        found = {lang: {"main": path} for lang, path in editions.parse_spec(spec).items()}
+        for lang, path in found.items():
+            if not Path(path["main"]).is_file():
+                raise ValueError(f"EDITIONS: {lang}={path['main']}: no such file; name the edition's main .tex file")
+    if not found:
+        return [{"lang": source.language, "source": str(source.path), "prefix": "", "folder": "."}]
+    return editions.plan(str(source.path), source.language, found)["editions"]
+
+
+def write_editions(runs):
+    """results/editions.json, the plan every edition's run reads (rewritten only when it changes);
+    each run's --config names it by its absolute path."""
+    path = Path(editions.PLAN).resolve()
+    keep = ("lang", "source", "prefix", "folder", "title", "description", "complete", "sections")
+    dictionary.write_if_changed(path, jsonio.dumps({"base": runs[0]["lang"], "editions": [
+        {k: r[k] for k in keep if k in r} for r in runs]}))
+    for r in runs:
+        r["config"] = [f"edition={r['lang']}", f"editions={path}"]
+        Path(r["folder"]).mkdir(parents=True, exist_ok=True)
+
+
+def load(config, repo):
+    """The dictionary a Snakemake config names (see Plan.from_config)."""
+    return Plan.from_config(config, repo).dictionary
+
+
+class Plan:
+    """One edition's build of a Source: its dictionary, its files and its jobs' inputs and params.
+    `config`: config.yaml's values (entries_dir, site_title, batch_size ...); `editions_file`: the path of
+    results/editions.json when the build has several editions (`edition`: this run's language)."""
+
+    def __init__(self, source, edition=None, *, config, repo, editions_file=None):
+        self.source, self.edition, self.config = source, edition, config
+        self.repo, self.editions_file = Path(repo), editions_file
+        self._code_keys = {}
+
+    @classmethod
+    def from_config(cls, config, repo):
+        """The plan of a Snakemake run: config holds `source`, and `edition`/`editions` when the
+        driver planned several (glossary.build)."""
+        return cls(Source(config.get("source")), config.get("edition"), config=config, repo=repo,
+                   editions_file=config.get("editions"))
+
+    # --- the dictionary ----------------------------------------------------------------------------
+
+    @cached_property
+    def dictionary(self):
+        """The dictionary of this build (glossary.dictionary's model: entries, sections, batches ...)."""
+        config = self.config
+        several = jsonio.read(self.editions_file) if self.editions_file else None
+        if several:
+            base = Source(several["editions"][0]["source"]).read()
+            read, extra, view, fallback, book = dictionary.load_edition(several, self.edition, base)
+            loaded = dictionary.from_source(read, extra, book)
+            loaded.update(edition_view=view, fallback=fallback)
+            if extra.get("bibliography") and not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
+                loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
+        elif self.source:
+            read = self.source.read()
+            extra = read["config"]
+            loaded = dictionary.from_source(read, extra, dictionary.book_of(read["main"], extra))
+        else:
+            loaded = dictionary.from_entries(config, self.repo)
+        if "edition_view" not in loaded:
+            loaded["edition_view"], loaded["fallback"] = editions.single(loaded["language"]), {}
+        dictionary.attach_demos(loaded)
+        loaded["cited"] = dictionary.check_citations(loaded)
+        loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 48))
+        return loaded
+
+    @property
+    def entries(self):
+        return self.dictionary["entries"]
+
+    @property
+    def batches(self):
+        return self.dictionary["batches"]
+
+    @property
+    def demo_scripts(self):
+        """The demos a LaTeX dictionary's YAML file gives its terms, by slug (Markdown entries have their own)."""
+        return self.dictionary.get("demo_scripts", {})
+
+    @property
+    def edition_view(self):
+        """What this edition's pages show of every edition (glossary.editions)."""
+        return self.dictionary["edition_view"]
+
+    @property
+    def babel(self):
+        """babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default."""
+        lang = self.edition_view["lang"]
+        return editions.LANGUAGES[lang]["babel"] if lang != "en" else ""
+
+    def write_snapshots(self, folder="."):
+        """Each entry's model, and the names and labels every entry may refer to, as files rewritten
+        only when they change: the batch jobs' inputs, so an edit reruns exactly the batches it touches."""
+        for entry in self.entries.values():
+            dictionary.snapshot(entry, folder)
+        dictionary.write_names(self.dictionary, folder)
+
+    @cached_property
+    def site(self):
+        """What every page's footer, the feeds and the "Cite this entry" records say of the dictionary,
+        and which of the notation and abbreviations pages the header links to."""
+        facts = dictionary.site_facts(self.dictionary)
+        facts.update(notation=self.notation_page, abbreviations=self.abbreviations_page)
+        return facts
+
+    # --- this repository's files -------------------------------------------------------------------
+
+    def repo_file(self, path):
+        """One of this repository's own files (a template, the lock file) as the rules name it: relative
+        when the build runs in the repository, absolute when it builds in another folder (OUT=)."""
+        if Path.cwd().resolve() == self.repo.resolve():
+            return path
+        return str(self.repo / path)
+
+    def lib(self, script):
+        """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an
+        edit of any of them reruns the rule's jobs)."""
+        found = imports.closure(str(self.repo / f"scripts/{script}.py"), str(self.repo / "src"))
+        return [self.repo_file(str(Path(p).relative_to(self.repo))) for p in found]
+
+    # --- an entry's demo and figures ---------------------------------------------------------------
+
+    def demo(self, slug):
+        """The demo script: beside entry.md, or where a dictionary's YAML file names it."""
+        if slug in self.demo_scripts:
+            return self.demo_scripts[slug]["script"]
+        return f"{self.config['entries_dir']}/{slug}/{self.entries[slug]['demo']}"
+
+    def demo_file(self, slug):
+        """Where the demo's csv and figures are declared, as error messages name it: entry.md, or the
+        dictionary's `demos:` entry of the term (beside its script)."""
+        if slug in self.demo_scripts:
+            key = self.entries[slug]["key"]
+            return f"{self.demo(slug)}: term {key!r} (demos.{key})"
+        return self.entries[slug]["path"]
+
+    def demo_folder(self, slug):
+        """The folder a demo's own files (custom figure templates, data) sit in."""
+        if slug in self.demo_scripts:
+            return str(Path(self.demo(slug)).parent)
+        return f"{self.config['entries_dir']}/{slug}"
+
+    def code_key(self, slug):
+        """The meaning of the demo's code (glossary.codekey): the training rules' key instead of its bytes."""
+        path = self.demo(slug)
+        if path not in self._code_keys:
+            self._code_keys[path] = codekey.file_key(path)
+        return self._code_keys[path]
+
+    def entry_data(self, slug):
+        """The data files entry.md declares (`data`): inputs of the compute rules, so an edit retrains."""
+        return [f"{self.demo_folder(slug)}/{name}" for name in self.entries[slug].get("data", [])]
+
+    def figure(self, slug, name):
+        return next(f for f in self.entries[slug]["figures"] if f["name"] == name)
+
+    def figure_index(self, slug, name):
+        return [f["name"] for f in self.entries[slug]["figures"]].index(name)
+
+    def figure_template(self, slug, name):
+        """A built-in kind's template, or a custom figure's own .tex.j2 beside its entry.md."""
+        spec = self.figure(slug, name)
+        if spec["kind"] == "custom":
+            return f"{self.demo_folder(slug)}/{spec['source']}"
+        return self.repo_file(f"templates/figures/{spec['kind']}.tex.j2")
+
+    def has_demo(self, slug):
+        return "demo" in self.entries[slug]
+
+    def demo_slugs(self, slugs):
+        return [s for s in slugs if self.has_demo(s)]
+
+    def plain_slugs(self):
+        """The terms whose demo is a plain script (rule plain_demo), sorted."""
+        return sorted(s for s, d in self.demo_scripts.items() if d["kind"] == "plain")
+
+    def figure_pdfs(self, slug):
+        figures = f"{STAGED}/terms/{slug}/figures"
+        return [f"{figures}/{f['name']}.pdf" for f in self.entries[slug]["figures"]]
+
+    # --- the batches: prose, pictures, pages, print ------------------------------------------------
+
+    def batch_facts(self, slugs):
+        return [f"results/{s}/facts/{step}.json" for s in self.demo_slugs(slugs)
+                for step in ("tokenize", "train", "export")]
+
+    def batch_checks(self, slugs):
+        return [c for s in self.demo_slugs(slugs) for c in layout.page_inputs(s, self.entries)["checks"]]
+
+    def batch_page_inputs(self, slugs):
+        """The demo outputs the pages of a batch show (entries without a demo show none)."""
+        files = []
+        for s in self.demo_slugs(slugs):
+            inputs = layout.page_inputs(s, self.entries)
+            files += inputs["checks"] + [inputs["data"], inputs["script"], inputs["preview"]]
+            files += inputs["svgs"]
+        return files
+
+    def picture_files(self, slugs, exts=("pdf", "svg")):
+        """What the pictures and graphics of these entries' prose publish beside their pages."""
+        files = []
+        for s in slugs:
+            e = self.entries[s]
+            files += [f"{STAGED}/terms/{s}/pictures/{p['n']}.{x}" for p in e["pictures"] for x in exts]
+            files += [f"{STAGED}/terms/{s}/graphics/{g['n']}{Path(g['path']).suffix.lower()}"
+                      for g in e.get("graphics", [])]
+        return files
+
+    def graphics_sources(self, slugs):
+        root = Path(self.dictionary["root"])
+        return [str(root / g["path"]) for s in slugs for g in self.entries[s].get("graphics", [])]
+
+    def references(self):
+        """The cited records, formatted once for the whole build (none when nothing is cited)."""
+        return [REFERENCES] if self.dictionary["cited"] else []
+
+    def backlinks(self):
+        return [catalog.backlinks_path(b) for b in self.batches]
+
+    # --- the book ----------------------------------------------------------------------------------
+
+    def book_sections(self):
+        """Every entry's print section, in the book's order (by section, then alphabetical by title)."""
+        return each("section", dictionary.book_order(self.dictionary))
+
+    def book_parts(self):
+        """The book's parts: each section of the dictionary with the number of its entries (book order)."""
+        order = dictionary.book_order(self.dictionary)
+        return [{"title": sec["title"], "count": sum(self.entries[s]["section"] == sec["id"] for s in order)}
+                for sec in self.dictionary["sections"]]
+
+    def book_figures(self):
+        return [pdf for slug in self.entries for pdf in self.figure_pdfs(slug)]
+
+    # --- the reading aids (workflow/rules/reading.smk) ----------------------------------------------
+
+    def reading_sections(self):
+        """The ids of the sections that hold terms, in the dictionary's order."""
+        used = {e["section"] for e in self.entries.values()}
+        return [s["id"] for s in self.dictionary["sections"] if s["id"] in used]
+
+    @property
+    def language_script(self):
+        """The stemmer of the edition's language, as lunr-languages writes it (none for English)."""
+        return reading.language_file(self.edition_view["lang"])
+
+    def language_scripts(self):
+        """The published lunr-languages files of this edition's search (site names without ".min")."""
+        if not self.language_script:
+            return []
+        return [f"{STAGED}/{f.replace('.min.js', '.js')}" for f in (reading.LUNR_SUPPORT, self.language_script)]
+
+    @cached_property
+    def _notation(self):
+        # glossary.notation reads TeX (texdict, render: 100 ms to import): only the workflow asks this
+        from glossary import notation
+        return notation
+
+    @cached_property
+    def symbols_file(self):
+        """The List of Symbols (the model's `symbols_file`, else found from the main file), or None."""
+        return self._notation.symbols_file(self.dictionary, str(self.source.main) if self.source else None)
+
+    @cached_property
+    def notation_macros(self):
+        """The macro files the notation page documents (a Markdown dictionary's: notation.sty)."""
+        return self.dictionary["macro_files"] or [self.repo_file("templates/notation.sty")]
+
+    @property
+    def several_editions(self):
+        return len(self.edition_view["editions"]) > 1
+
+    @cached_property
+    def notation_page(self):
+        """Whether the notation page is made: with several editions always (each page's language
+        switcher links to the same page of every edition), else when it has something to list."""
+        return self.several_editions or self._notation.has_notation(self.symbols_file, self.notation_macros)
+
+    @cached_property
+    def abbreviations_page(self):
+        return self.several_editions or self._notation.has_abbreviations(self.entries)
+
+    def symbols_where(self):
+        """The List of Symbols as messages name it: relative to the dictionary's folder."""
+        return os.path.relpath(self.symbols_file, self.dictionary["root"]) if self.symbols_file else ""
+
+    def notation_pages(self):
+        """The notation and abbreviations pages this build makes, relative to the site's root."""
+        pages = ((self._notation.SYMBOLS_PAGE, self.notation_page),
+                 (self._notation.ABBREVIATIONS_PAGE, self.abbreviations_page))
+        return [p for p, made in pages if made]
+
+    def reading_files(self):
+        files = [f"{STAGED}/sections/{s}.html" for s in self.reading_sections()] + self.language_scripts()
+        files += [f"{STAGED}/{p}" for p in self.notation_pages()]
+        return files + [f"{STAGED}/{name}" for name in ("search-index.js", "previews.js", "reading.js", "lunr.js")]
+
+    # --- the whole site ----------------------------------------------------------------------------
+
+    def entry_files(self, slug):
+        """What the site publishes of one entry."""
+        e, terms = self.entries[slug], f"{STAGED}/terms"
+        files = [ENTRY_FILES[name].format(slug=slug) for name in ("page", "markdown", "pdf")]
+        if self.has_demo(slug):
+            files += [f"{terms}/{slug}.py", f"{terms}/{slug}.ipynb", f"{terms}/{slug}/data",
+                      f"{terms}/{slug}/{e['preview']}"]
+        for fig in e["figures"]:
+            files += [f"{terms}/{slug}/figures/{fig['name']}.{ext}" for ext in ("pdf", "svg", "png")]
+        return files
+
+    def site_files(self):
+        """Every file of the staged site (rule all's inputs, and the link check's)."""
+        names = ("index.html", "style.css", "favicon.svg", "favicon.ico", "build-info.json", "terms.json",
+                 "sitemap.xml", "llms.txt", "notation.sty", "dictionary.pdf")
+        files = [f"{STAGED}/{name}" for name in names]
+        for slug in self.entries:
+            files += self.entry_files(slug)
+        return files + self.reading_files()
+
+    def site_pages(self):
+        """The pages sitemap.xml lists, relative to the site's root."""
+        return (["index.html"] + [f"terms/{slug}.html" for slug in self.entries] + self.notation_pages()
+                + [f"sections/{s}.html" for s in self.reading_sections()])

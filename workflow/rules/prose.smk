@@ -1,0 +1,77 @@
+# Stage 4: every entry's prose as HTML, LaTeX and Markdown, by batches of entries (a job per entry
+# per stage costs more than its work at hundreds of entries), then the catalog of all of them and
+# the cited records.  A batch's inputs are its entries' snapshots (results/_entries/<slug>.json,
+# rewritten only when an entry changes) and the names they may refer to (results/names.json), so an
+# edit reruns the batches it touches; inside a batch each entry's result is keyed on its content
+# (glossary.dictionary.content_key), so only what changed is redone.  Outputs are the same
+# per-entry files as ever: the preview and the publish step see no batches.  The batches' pictures
+# are figures.smk's, their pages pages.smk's, their print sections print.smk's.
+
+
+for batch, slugs in BATCHES.items():
+
+    rule:
+        name:
+            f"prose_{batch}"
+        input:
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            names=dictionary.NAMES,
+            references=REFERENCES,
+            facts=PLAN.batch_facts(slugs),
+            notation=repo("templates/notation.sty"),
+            macros=DICTIONARY["macro_files"],
+            lib=lib("prose"),
+        output:
+            html=plan.each("prose_html", slugs),
+            latex=plan.each("prose_tex", slugs),
+            markdown=plan.each("markdown", slugs),
+            meta=plan.each("meta", slugs),
+        log:
+            f"logs/prose/{batch}.log",
+        priority: PRIORITY["page_path"]
+        params:
+            cache="results/cache/prose",
+        message:
+            f"{batch}: prose of {len(slugs)} entries as HTML, LaTeX and Markdown"
+        script:
+            "../../scripts/prose.py"
+
+
+rule catalog:
+    input:
+        meta=plan.each("meta", ENTRIES),
+        names=dictionary.NAMES,
+        lib=lib("catalog"),
+    output:
+        catalog=plan.CATALOG,
+        # the sentences that refer to each batch's entries: its page job's alone (see glossary.catalog)
+        backlinks=PLAN.backlinks(),
+    log:
+        "logs/catalog/catalog.log",
+    params:
+        sections=DICTIONARY["sections"],
+        batches=BATCHES,
+        see_also={s: e["see_also"] for s, e in ENTRIES.items()},
+    message:
+        "catalog of the entries: titles, sections, summaries, references between them"
+    script:
+        "../../scripts/catalog.py"
+
+
+if DICTIONARY["cited"]:
+
+    rule references:
+        input:
+            bib=DICTIONARY["bibliography"],
+            csl=repo("templates/csl/ieee.csl"),
+            lib=lib("references"),
+        output:
+            json=plan.REFERENCES,
+        log:
+            "logs/references/references.log",
+        params:
+            cited=DICTIONARY["cited"],
+        message:
+            f"the {len(DICTIONARY['cited'])} cited records, formatted once"
+        script:
+            "../../scripts/references.py"
