@@ -33,7 +33,7 @@ from pathlib import Path
 import watchfiles
 import yaml
 
-from glossary import build, catalog, dictionary, jsonio, notation, pagejob
+from glossary import build, catalog, dictionary, jsonio, notation, pagejob, plan
 from glossary.entries import EntryError
 from glossary.previewserver import OVERLAY, STAGED, Handler, Hub, Server
 from glossary.previewsources import TOP_FILES, NeedsBuild, Sources, TexSources
@@ -295,10 +295,10 @@ def page_context(source, config, repo):
     """What the fast render needs of the last good build, read once per build: {"context": render_batch's
     context, "catalog": results/catalog.json, "backlinks": the sentences results/backlinks/ holds, "site":
     the page's parameters {"title", "base_url", "site", "colab_prefix"}}, from the dictionary as the
-    workflow loads it (glossary.dictionary.load, workflow/rules/common.smk's DICTIONARY and SITE)."""
-    loaded = dictionary.load(dict(config, source=source) if source else config, repo)
+    workflow loads it (glossary.plan, as workflow/rules/common.smk's PLAN)."""
+    loaded = plan.load(dict(config, source=source) if source else config, repo)
     facts = dictionary.site_facts(loaded)
-    # The header links to the notation and abbreviations pages the build made (reading_files.smk).
+    # The header links to the notation and abbreviations pages the build made (reading.smk).
     facts.update({key: (Path("results/site") / page).is_file() for key, page in
                   (("notation", notation.SYMBOLS_PAGE), ("abbreviations", notation.ABBREVIATIONS_PAGE))})
     site = {"title": loaded["title"], "base_url": loaded["site_url"], "site": facts,
