@@ -62,7 +62,6 @@ def test_entry_fields_forms_and_positions(tmp_path):
     assert entry["body"] == "A list of numbers\n    in machine learning, 100\\%."
     assert (entry["path"], entry["line"], entry["body_line"]) == ("terms.bib", 5, 7)
     assert entry["forms"] == {"text": "vector", "first": "vector", "plural": "vectors", "firstplural": "vectors"}
-    assert read["glossary_files"] == ["terms.bib"]
     assert read["sections"] == [{"id": "math", "title": "Mathematical Tools"}, {"id": "main", "title": "Glossary"}]
 
 
@@ -122,7 +121,7 @@ def test_see_also_after_a_figure_needs_no_line_break(tmp_path):
 
 
 def test_two_files_and_default_src(tmp_path):
-    main = MAIN.replace("src={terms}", "src={terms,more.bib}") + ""
+    main = MAIN.replace("src={terms}", "src={terms,more.bib}")
     entries = dictionary(tmp_path, "@entry{a, name={a}, description={A.}}\n", main=main,
                          **{"more.bib": "@entry{b, name={b}, description={B.}}\n"})["entries"]
     assert sorted(entries) == ["a", "b"]
@@ -147,6 +146,9 @@ def test_two_files_and_default_src(tmp_path):
      "name={...} or remove it"),
     ("@entry{a,\n  name {a},\n  description={A.}}\n", "terms.bib:2", "term 'a': 'name {a},' is no field; write "
      "name={value}"),
+    ("@entry{a,\n  name={a}\n  description={A.}}\n", "terms.bib:2", "term 'a': no ',' after field 'name'; add it"),
+    ("@entry{a, name={a},\n  Name={b}, description={A.}}\n", "terms.bib:2", "term 'a': field 'name' is given "
+     "twice; keep one"),
     ("@entri{a, name={a}, description={A.}}\n", "terms.bib:1", "term 'a': bib2gls has no record type @entri that "
      "this reader knows; did you mean @entry?"),
     ("@entry{a, name=ml, description={A.}}\n", "terms.bib:1", "term 'a': field 'name': 'ml' is no @string macro; "
@@ -173,8 +175,6 @@ def test_fixture_edition_reads_as_the_tex_fixture():
     """The bib2gls edition gives the .tex fixture's model, but for where each term is written and the
     abbreviations' first plural (glossaries-extra: "long plural (short plural)")."""
     tex, bib = texdict.load(FIXTURE / "dictionary.yaml"), texdict.load(BIB_FIXTURE / "dictionary.yaml")
-    assert bib["glossary_files"] == ["TinyDict_Math.bib", "TinyDict_Audit.bib", "TinyDict_Models.bib",
-                                     "TinyDict_Numbers.bib"]
     assert (bib["sections"], bib["labels"], bib["macro_files"], bib["bibliography"]) == \
         (tex["sections"], tex["labels"], tex["macro_files"], tex["bibliography"])
     where = ("path", "line", "body_line", "pictures", "graphics")

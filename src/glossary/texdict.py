@@ -685,8 +685,8 @@ class Reader:
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
         self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}
-        records = bib2gls.resources(preamble, src, self.root, Source)  # \GlsXtrLoadResources' .bib files
-        glossary_files += [source.rel for source, _ in records]
+        # \GlsXtrLoadResources' .bib files (not glossary_files: the preview reads those as .tex, a .bib save rebuilds)
+        records = bib2gls.resources(preamble, src, self.root, Source)
         for source, found in [(source, entries_of(source)) for source in sources] + records:
             for key, at, options in found:
                 if key in places:

@@ -27,10 +27,12 @@ none. The record types and what they set, before the record's own fields (which 
 
 Mistakes are EntryError with file:line, the term, what and the fix: a \\GlsXtrLoadResources file that
 does not exist, an unknown record type or abbreviation style, braces that do not close (or close
-before the next record, or too early), a field with no value or no '=', an undefined @string macro,
-an abbreviation without short= or long=. A key defined twice is the reader's check, across all files.
+before the next record, or too early), a field with no value, no '=', no ',' after it or given
+twice, an undefined @string macro, an abbreviation without short= or long=. A key defined twice is
+the reader's check, across all files.
 """
 import difflib
+import os
 import re
 from pathlib import Path
 
@@ -45,6 +47,7 @@ KEY = re.compile(r"[^,{}()\n]*")
 NEXT_RECORD = re.compile(r"\n[ \t]*@[ \t]*[A-Za-z]+[ \t\r\n]*[{(]")
 # Text between records that reads like the rest of one: its braces closed too early.
 STRAY = re.compile(r"^\s*(?:[,}]|[A-Za-z][\w:.+/-]*\s*=)")
+SEPARATORS = re.compile(r"[\s,]*")
 ENDS_ENVIRONMENT = re.compile(r"\\end\s*\{[^{}]*\}\s*$")
 MONTHS = {m: m for m in "jan feb mar apr may jun jul aug sep oct nov dec".split()}
 
@@ -73,11 +76,11 @@ def resources(preamble, main_src, root, source_class):
         names = [n.strip() for n in opts.get("src", Path(main_src.rel).stem).split(",") if n.strip()]
         for name in names:
             path = root / (name if name.endswith(".bib") else name + ".bib")
+            rel = Path(os.path.relpath(path, root)).as_posix()
             if not path.is_file():
                 raise EntryError(f"{main_src.where(m.start())}: \\GlsXtrLoadResources[src={{{opts.get('src')}}}]: "
-                                 f"no file {path.relative_to(root).as_posix()} under {root}; fix the name in src= "
-                                 "or add the .bib file")
-            src = source_class(path, path.relative_to(root).as_posix())
+                                 f"no file {rel} under {root}; fix the name in src= or add the .bib file")
+            src = source_class(path, rel)
             out.append((src, records(src, opts.get("type"), styles)))
     return out
 
@@ -166,9 +169,9 @@ def check_between(src, found, stray, offset):
 def fields(src, pos, end, term, strings):
     """[(field, value, offset of the value's text)] of a record's fields from pos (its key's comma)
     to end (its closing brace): names lower-cased, `#` parts joined, @string macros expanded."""
-    text, out = src.text, []
+    text, out, seen = src.text, [], set()
     while True:
-        rest = re.compile(r"[\s,]*").match(text, pos).end()
+        rest = SEPARATORS.match(text, pos).end()
         if rest >= end:
             return out
         name = citations.FIELD_NAME.match(text, rest)
@@ -181,6 +184,12 @@ def fields(src, pos, end, term, strings):
         if not parts:
             raise EntryError(f"{src.where(name.start(1))}: {term}: field {field!r} has no value; write "
                              f"{field}={{...}} or remove it")
+        if field in seen:
+            raise EntryError(f"{src.where(name.start(1))}: {term}: field {field!r} is given twice; keep one")
+        seen.add(field)
+        if pos < end and text[pos] != ",":
+            raise EntryError(f"{src.where(parts[-1][1])}: {term}: no ',' after field {field!r}; add it (or close the "
+                             "value's braces where it ends)")
         value = []
         for start, stop, delim in parts:
             if delim:
