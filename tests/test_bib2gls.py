@@ -149,6 +149,8 @@ def test_two_files_and_default_src(tmp_path):
     ("@entry{a,\n  name={a}\n  description={A.}}\n", "terms.bib:2", "term 'a': no ',' after field 'name'; add it"),
     ("@entry{a, name={a},\n  Name={b}, description={A.}}\n", "terms.bib:2", "term 'a': field 'name' is given "
      "twice; keep one"),
+    ("@entry{a, name={a},\n  description=\"A {b}.}\n@entry{b, name={b}, description={B.}}\n", "terms.bib:2",
+     "term 'a': field 'description': its value does not end inside the record; close its '\"'"),
     ("@entri{a, name={a}, description={A.}}\n", "terms.bib:1", "term 'a': bib2gls has no record type @entri that "
      "this reader knows; did you mean @entry?"),
     ("@entry{a, name=ml, description={A.}}\n", "terms.bib:1", "term 'a': field 'name': 'ml' is no @string macro; "
@@ -178,10 +180,15 @@ def test_fixture_edition_reads_as_the_tex_fixture():
     assert (bib["sections"], bib["labels"], bib["macro_files"], bib["bibliography"]) == \
         (tex["sections"], tex["labels"], tex["macro_files"], tex["bibliography"])
     where = ("path", "line", "body_line", "pictures", "graphics")
+
+    def placed(items):
+        return [{k: v for k, v in item.items() if k != "line"} for item in items]
     assert sorted(bib["entries"]) == sorted(tex["entries"])
     for slug, entry in tex["entries"].items():
         mine = bib["entries"][slug]
         assert mine["path"] == entry["path"].replace(".tex", ".bib")
+        assert (placed(mine["pictures"]), placed(mine["graphics"])) == \
+            (placed(entry["pictures"]), placed(entry["graphics"])), slug
         forms = dict(entry["forms"])
         if slug in ("gd", "mse"):
             forms["firstplural"] = mine["forms"]["firstplural"]

@@ -7,8 +7,11 @@ model exactly where one written with \\newglossaryentry does.
 `Source` is the reader's own file class (comments stripped as in a .tex file, since bib2gls hands
 field values to TeX; lines kept), passed in so that this module needs nothing of the reader. Every
 offset is into that source's text, so a position (and each line of a description) points at the
-`.bib` file and line. The record scanner is the bibliography's (glossary.citations: blocks, braces,
-`"..."` values, `#` concatenation); @string macros are expanded, @preamble and @comment skipped.
+`.bib` file and line. The record scanner is small and its own (glossary.citations has one for the
+bibliography, but importing it brings pandoc's and jinja2's modules, about 100 ms, into every reader
+of a dictionary): `@type{...}` or `@type(...)` blocks, values in braces or quotes or bare, `#`
+concatenation, @string macros expanded, @preamble and @comment skipped, text between records ignored
+as BibTeX ignores it.
 
 Every record is read, whatever `selection=` says: a dictionary publishes all its terms (the .tex
 edition says \\glsaddallunused). A resource's `type=` is the glossary of its records that give
@@ -36,9 +39,15 @@ import os
 import re
 from pathlib import Path
 
-from glossary import citations
 from glossary.entries import EntryError
 
+# The start of a block, "@type{" or "@type(", and the tokens that end one or a value.
+BLOCK_START = re.compile(r"@[ \t]*([A-Za-z]+)[ \t\r\n]*([{(])")
+BLOCK_TOKENS = {"{": re.compile(r"[{}]"), "(": re.compile(r"[{}()]")}
+QUOTE_OR_BRACE = re.compile(r'[{}"]')
+FIELD_NAME = re.compile(r"[\s,]*([A-Za-z][\w:.+/-]*)\s*=\s*")
+BARE = re.compile(r"[^\s,#{}\"]*")
+SPACE = re.compile(r"\s*")
 LOAD = re.compile(r"\\GlsXtrLoadResources(?![A-Za-z])")
 STYLE = re.compile(r"\\setabbreviationstyle\s*(?:\[\s*([^\]]*?)\s*\])?\s*\{\s*([^{}]*?)\s*\}")
 # A record's key: up to its first comma (or its end, for a record of no fields).
@@ -120,15 +129,14 @@ def resource_options(text, pos, main_src):
 def records(src, resource_type, styles):
     """[(key, offset, [(field, value, offset)])] of one .bib file, in file order."""
     text, strings, found, pos = src.text, dict(MONTHS), [], 0
-    while (m := citations.BLOCK_START.search(text, pos)) is not None:
+    while (m := BLOCK_START.search(text, pos)) is not None:
         check_between(src, found, text[pos:m.start()], pos)
         kind = m.group(1).lower()
         key = KEY.match(text, m.end()).group().strip()
         term = f"term {key!r}" if key else f"@{kind}"
-        try:
-            end, closed = citations.block_end(text, m.end(), m.group(2), src.rel), True
-        except EntryError:
-            end, closed = len(text), False
+        end = block_end(text, m.end(), m.group(2))
+        closed = end is not None
+        end = end or len(text)
         inner = NEXT_RECORD.search(text, m.end(), end)
         if inner and kind != "comment":
             raise EntryError(f"{src.where(m.start())}: {term}: the braces of this record do not close before "
@@ -157,6 +165,44 @@ def records(src, resource_type, styles):
     return found
 
 
+def block_end(text, start, opener):
+    """The offset just past the block whose delimiter `opener` ends at `start`, or None when it never
+    closes (braces nest; a "(" block closes at the first ")" outside braces)."""
+    depth = 0
+    for match in BLOCK_TOKENS[opener].finditer(text, start):
+        char = match.group()
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if (depth < 0 and opener == "{") or (char == ")" and depth == 0):
+            return match.end()
+    return None
+
+
+def value_parts(text, pos):
+    """The parts of a field value at pos, joined by `#`: ([(start, end, delimiter)], the offset after
+    the value and its spaces), delimiter "{", '"' or "" for a bare macro name or number."""
+    parts = []
+    while True:
+        pos = SPACE.match(text, pos).end()
+        if text.startswith("{", pos):
+            end = block_end(text, pos + 1, "{") or len(text)
+        elif text.startswith('"', pos):
+            depth, end = 0, len(text)
+            for match in QUOTE_OR_BRACE.finditer(text, pos + 1):
+                if match.group() == '"' and depth == 0:
+                    end = match.end()
+                    break
+                depth += {"{": 1, "}": -1}.get(match.group(), 0)
+        else:
+            end = BARE.match(text, pos).end()
+        if end == pos:
+            return parts, pos
+        parts.append((pos, end, text[pos] if text[pos] in '{"' else ""))
+        pos = SPACE.match(text, end).end()
+        if not text.startswith("#", pos):
+            return parts, pos
+        pos += 1
+
+
 def check_between(src, found, stray, offset):
     """Text after a record that reads like its fields: the record's braces closed too early."""
     if found and STRAY.match(stray):
@@ -174,16 +220,19 @@ def fields(src, pos, end, term, strings):
         rest = SEPARATORS.match(text, pos).end()
         if rest >= end:
             return out
-        name = citations.FIELD_NAME.match(text, rest)
+        name = FIELD_NAME.match(text, rest)
         if name is None or name.end() > end:
             word = text[rest:end].split("\n")[0].strip()[:30]
             raise EntryError(f"{src.where(rest)}: {term}: {word!r} is no field; write name={{value}} and "
                              "separate fields with ','")
-        parts, pos = citations.value_parts(text, name.end())
+        parts, pos = value_parts(text, name.end())
         field = name.group(1).lower()
         if not parts:
             raise EntryError(f"{src.where(name.start(1))}: {term}: field {field!r} has no value; write "
                              f"{field}={{...}} or remove it")
+        if parts[-1][1] > end:
+            raise EntryError(f"{src.where(parts[-1][0])}: {term}: field {field!r}: its value does not end inside "
+                             "the record; close its '\"' (or write the value in braces)")
         if field in seen:
             raise EntryError(f"{src.where(name.start(1))}: {term}: field {field!r} is given twice; keep one")
         seen.add(field)
