@@ -35,7 +35,7 @@ DROPPED_PACKAGES = {"glossaries", "glossaries-extra", "hyperref", "imakeidx", "m
                     "microtype"}
 # Commands that set up the glossary, the index or links: they need the dropped packages.
 DROPPED_COMMAND = re.compile(r"(gls|Gls|GLS|newglossary|makeglossaries|printglossar|setglossary|"
-                             r"loadglsentries|makeindex|printindex|hypersetup|newacronym)")
+                             r"loadglsentries|makeindex|printindex|hypersetup|newacronym|setabbreviationstyle)")
 # The line that starts the macro file's part of a picture preamble (see `split_preamble`).
 MACRO_MARK = "%% glossary.pictures: the macro file follows"
 END_OF_DUMP = r"\csname endofdump\endcsname"

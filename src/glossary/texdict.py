@@ -56,6 +56,7 @@ import yaml
 
 from glossary import eqnumbers
 from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
+from glossary.readers import bib2gls
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
 # A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
@@ -317,7 +318,7 @@ def read_main(main, root):
 def sections_of(body, declared, src, offset):
     """The \\printglossary calls in order: [{"id", "title"}]; \\printglossaries prints every type."""
     sections = []
-    for m in re.finditer(r"\\printglossar(y|ies)(?![A-Za-z])", body):
+    for m in re.finditer(r"\\print(?:unsrt)?glossar(y|ies)(?![A-Za-z])", body):
         if m.group(1) == "ies":
             sections += [{"id": t, "title": title} for t, title in declared.items()]
             continue
@@ -684,8 +685,10 @@ class Reader:
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
         self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}
-        for source in sources:
-            for key, at, options in entries_of(source):
+        # \GlsXtrLoadResources' .bib files (not glossary_files: the preview reads those as .tex, a .bib save rebuilds)
+        records = bib2gls.resources(preamble, src, self.root, Source)
+        for source, found in [(source, entries_of(source)) for source in sources] + records:
+            for key, at, options in found:
                 if key in places:
                     raise EntryError(f"{source.where(at)}: term {key!r} is defined twice (also at "
                                      f"{places[key]}); keep one definition or rename one key")
