@@ -19,3 +19,13 @@ BINDINGS = (kernel, glossaries, references, citations, graphics, pictures, envir
 def known(mode):
     """Every command a binding reads in `mode` ("text" or "math"), with its backslash."""
     return frozenset().union(*(getattr(b, mode.upper(), frozenset()) for b in BINDINGS))
+
+
+def owners(bindings=BINDINGS, kind="COMMANDS"):
+    """{name: [the bindings that know it]} of every command (kind "COMMANDS") or environment
+    ("ENVIRONMENTS") the bindings know, by module name."""
+    found = {}
+    for binding in bindings:
+        for name in sorted(getattr(binding, kind, ())):
+            found.setdefault(name, []).append(binding.__name__.rsplit(".", 1)[-1])
+    return found
