@@ -355,10 +355,12 @@ class Body:
                                  "remove the \\\\ (the figure already ends the paragraph)")
 
     def see_also(self):
-        """The last paragraph that opens with "See also" (after a top-level \\\\, environment or
-        display): (start, stop) of what to remove and its keys, or (None, None) and []. It is the
+        """The last paragraph that opens with "See also" (after a top-level \\\\, environment, display
+        or blank line): (start, stop) of what to remove and its keys, or (None, None) and []. It is the
         final paragraph but for a "Python demo" link after it in two real entries."""
-        bounds = sorted([(end, start) for start, end in self.breaks] + [(end, end) for end, _ in self.ends])
+        # A blank line ends a paragraph too (a \\longnewglossaryentry's description may hold one).
+        blanks = [(m.end(), m.start()) for m in glossaries.BLANK_LINE.finditer(self.text)]
+        bounds = sorted([(end, start) for start, end in self.breaks] + [(end, end) for end, _ in self.ends] + blanks)
         stop = len(self.text)
         for end, start in reversed(bounds):
             if SEE_ALSO.match(self.text[end:stop]):
