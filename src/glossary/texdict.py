@@ -12,8 +12,10 @@ in about 0.1 s of CPU.
     read_config(yaml) -> a source config (main: plus the site's fields), validated
     load(path)        -> read() of a .tex main file or of the main a .yaml config names, plus "config"
 
-Entries are read from the \\input files that hold \\newglossaryentry (not from the main file itself,
-nor from files they \\input in turn). An entry's body is its description, normalised so that later
+Entries are read from the \\input files that define terms (not from the main file itself, nor from
+files they \\input in turn): with \\newglossaryentry, or any other way glossaries-extra has
+(\\newacronym, \\newabbreviation, \\longnewglossaryentry, \\glsxtrnewsymbol, \\newdualentry), each read
+into \\newglossaryentry's fields by glossary.readers.latex.glossaries. An entry's body is its description, normalised so that later
 stages convert it without LaTeX's help and keeping its line structure (body line i is file line
 body_line + i):
 
