@@ -15,9 +15,9 @@ in about 0.1 s of CPU.
 Entries are read from the \\input files that define terms (not from the main file itself, nor from
 files they \\input in turn): with \\newglossaryentry, or any other way glossaries-extra has
 (\\newacronym, \\newabbreviation, \\longnewglossaryentry, \\glsxtrnewsymbol, \\newdualentry), each read
-into \\newglossaryentry's fields by glossary.readers.latex.glossaries. An entry's body is its description, normalised so that later
-stages convert it without LaTeX's help and keeping its line structure (body line i is file line
-body_line + i):
+into \\newglossaryentry's fields by glossary.readers.latex.glossaries. An entry's body is its
+description, normalised so that later stages convert it without LaTeX's help and keeping its line
+structure (body line i is file line body_line + i):
 
 - `\\index{...}` is dropped; a `\\\\` between paragraphs (outside any group, environment or math)
   becomes a blank line when it stands alone on its line, otherwise `\\par`;
@@ -61,7 +61,7 @@ from glossary.readers.latex import glossaries, graphics, known, pictures
 from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
 from glossary.readers.latex.environments import FIGURE_ENVS, KNOWN_ENVS, MATH_ENVS, TABLE_ENVS  # noqa: F401
 from glossary.readers.latex.glossaries import GLS_BASE, GLS_COMMANDS, check_between, entries_of, forms_of  # noqa: F401
-from glossary.readers.latex.kernel import PRINT_ONLY
+from glossary.readers.latex.kernel import PRINT_ONLY, macro_names
 from glossary.readers.latex.lexer import (  # noqa: F401 (the names other modules import from here)
     SPACE,
     TOKEN,
@@ -89,19 +89,11 @@ STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraph
 # files define count as handled (pandoc expands them).
 KNOWN_TEXT = known("text")
 KNOWN_MATH = known("math")
-# Commands that define macros, in a preamble or macro file (their names count as handled).
-DEFINITION = re.compile(
-    r"\\(?:(?:re)?newcommand\*?|providecommand\*?|DeclareMathOperator\*?|DeclareRobustCommand\*?)"
-    r"\s*\{?\s*\\([A-Za-z@]+)|\\def\s*\\([A-Za-z@]+)|\\let\s*\\([A-Za-z@]+)"
-    r"|\\(?:re)?newenvironment\*?\s*\{([A-Za-z*]+)\}|\\newtheorem\*?\s*\{([A-Za-z*]+)\}")
-
-
 
 
 def slug_of(key):
     """The key itself when it is a slug, else lowercased with runs of other characters as "-"."""
     return key if SLUG.match(key) else re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
-
 
 
 # ---------------------------------------------------------------- the main file
@@ -166,16 +158,6 @@ def resolve_input(root, name, where):
     if not path.is_file():
         raise EntryError(f"{where}: \\input{{{name}}}: no such file under {root}; fix the name or add the file")
     return path
-
-
-def macro_names(texts):
-    """Commands and environments the preamble and macro files define."""
-    names = set()
-    for text in texts:
-        for m in DEFINITION.finditer(text):
-            name = next(g for g in m.groups() if g)
-            names.add(name if m.group(4) or m.group(5) else "\\" + name)
-    return names
 
 
 # ---------------------------------------------------------------- entries

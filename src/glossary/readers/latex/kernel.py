@@ -2,6 +2,8 @@
 texmath, handles in a description: what the reader counts as known rather than "unknown". The
 commands of a construct with a binding of its own (glossaries, references, citations, graphics,
 environments) are that binding's, not listed here."""
+import re
+
 from glossary.readers.latex.lexer import commands
 
 TEXT = commands({"\\ "} | set((
@@ -60,3 +62,18 @@ MATH = commands({"\\ "} | set((
 PRINT_ONLY = {"\\refstepcounter": 1, "\\definecolor": 3, "\\thetable": 0, "\\thefigure": 0,
               "\\scalebox": 1, "\\resizebox": 2, "\\resizebox*": 2}
 COMMANDS = TEXT | MATH | frozenset(PRINT_ONLY)
+# Commands that define macros, in a preamble or macro file (their names count as handled).
+DEFINITION = re.compile(
+    r"\\(?:(?:re)?newcommand\*?|providecommand\*?|DeclareMathOperator\*?|DeclareRobustCommand\*?)"
+    r"\s*\{?\s*\\([A-Za-z@]+)|\\def\s*\\([A-Za-z@]+)|\\let\s*\\([A-Za-z@]+)"
+    r"|\\(?:re)?newenvironment\*?\s*\{([A-Za-z*]+)\}|\\newtheorem\*?\s*\{([A-Za-z*]+)\}")
+
+
+def macro_names(texts):
+    """Commands and environments the preamble and macro files define."""
+    names = set()
+    for text in texts:
+        for m in DEFINITION.finditer(text):
+            name = next(g for g in m.groups() if g)
+            names.add(name if m.group(4) or m.group(5) else "\\" + name)
+    return names
