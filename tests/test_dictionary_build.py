@@ -701,8 +701,8 @@ def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edi
 
 @pytest.fixture(scope="module")
 def edited_in_a_referring_sentence(tmp_path_factory):
-    """The fixture in batches of five (b00: argmax .. feature, b01: function .. learningrate, b02:
-    leastsquares .. mse, b03: norm .. pipeline, b04: regularization .. vector), then a word edited in
+    """The fixture in batches of five (b00: cnn .. function, b01: gd .. leastsquares, b02: loss-function
+    .. norm, b03: overfitting .. regularization, b04: sgn .. vector), then a word edited in
     feature's second sentence, the one that refers to vector:
     ([jobs that ran, batches by name], site before, site after)."""
     root = tmp_path_factory.mktemp("edit-referring")

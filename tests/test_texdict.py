@@ -23,7 +23,7 @@ GLOSSARY_FILES = ["TinyDict_Audit.tex", "TinyDict_Math.tex", "TinyDict_Models.te
                   "TinyDict_Forms.tex"]
 # The ways of defining a term besides \newglossaryentry, each with its fixture term (TinyDict_Forms.tex).
 OTHER_WAYS = {"newacronym": "svm", "newabbreviation": "cnn", "longnewglossaryentry": "regularization",
-              "glsxtrnewsymbol": "argmax", "newdualentry": "pca"}
+              "glsxtrnewsymbol": "sgn", "newdualentry": "pca"}
 REAL = ADICTML / "ADictML_Main.tex"
 
 
@@ -447,7 +447,7 @@ def test_every_way_of_defining_a_term_reads_into_the_same_model(tiny, broken):
     for key in OTHER_WAYS.values():
         one, other = tiny["entries"][key], same["entries"][key]
         assert {k: v for k, v in one.items() if k not in PLACE} == {k: v for k, v in other.items() if k not in PLACE}
-    assert tiny["entries"]["cnn"]["forms"]["short"] == "CNN" and tiny["entries"]["argmax"]["section"] == "math"
+    assert tiny["entries"]["cnn"]["forms"]["short"] == "CNN" and tiny["entries"]["sgn"]["section"] == "math"
 
 
 def test_a_term_defined_another_way_builds_the_same_page(tmp_path):
