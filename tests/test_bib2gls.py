@@ -96,7 +96,7 @@ def test_abbreviation_desc_style_and_own_fields(tmp_path):
     entry = dictionary(tmp_path, bib, style="\\setabbreviationstyle{long-short-desc}")["entries"]["gd"]
     assert entry["title"] == "gradient descent (GD)" and entry["body"] == "Steps downhill."
     assert entry["forms"] == {"text": "G.D.", "first": "gradient descent (GD)", "plural": "GDs",
-                              "firstplural": "gradient descents (GDs)"}
+                              "firstplural": "gradient descents (GDs)", "short": "GD", "long": "gradient descent"}
 
 
 def test_symbol_index_dual_and_see_also(tmp_path):
@@ -170,7 +170,7 @@ def test_missing_src_file_and_unknown_style(tmp_path):
     assert message.startswith("main.tex:5: \\GlsXtrLoadResources[src={terms,other}]: no file other.bib under ")
     assert "fix the name in src= or add the .bib file" in message
     message = error(tmp_path, "@abbreviation{x, short={X}, long={ex}}\n", style="\\setabbreviationstyle{footnote}")
-    assert message.startswith("terms.bib:1: term 'x': abbreviation style 'footnote' (category abbreviation)")
+    assert message.startswith("main.tex: \\setabbreviationstyle{footnote}: the reader knows the styles ")
 
 
 def test_fixture_edition_reads_as_the_tex_fixture():
@@ -190,8 +190,9 @@ def test_fixture_edition_reads_as_the_tex_fixture():
         assert (placed(mine["pictures"]), placed(mine["graphics"])) == \
             (placed(entry["pictures"]), placed(entry["graphics"])), slug
         forms = dict(entry["forms"])
-        if slug in ("gd", "mse"):
+        if slug in ("gd", "mse"):       # written as \newglossaryentry in the .tex edition: no short, long
             forms["firstplural"] = mine["forms"]["firstplural"]
+            forms.update({k: mine["forms"][k] for k in ("short", "long")})
         assert {k: v for k, v in mine.items() if k not in where} == \
             {k: v for k, v in entry.items() if k not in where} | {"forms": forms}, slug
     kinds = {m.group(1) for f in BIB_FIXTURE.glob("*.bib") for m in re.finditer(r"^@(\w+)\{", f.read_text(), re.M)}

@@ -2,9 +2,11 @@
 (tests/fixtures/texdict/), on broken copies of it, through real pandoc and real pdflatex, and on
 the real dictionary where ../shared/adictml is beside the clone."""
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,7 +19,11 @@ from glossary.prose import pandoc
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 MAIN = FIXTURE / "TinyDict_Main.tex"
-GLOSSARY_FILES = ["TinyDict_Audit.tex", "TinyDict_Math.tex", "TinyDict_Models.tex", "TinyDict_Numbers.tex"]
+GLOSSARY_FILES = ["TinyDict_Audit.tex", "TinyDict_Math.tex", "TinyDict_Models.tex", "TinyDict_Numbers.tex",
+                  "TinyDict_Forms.tex"]
+# The ways of defining a term besides \newglossaryentry, each with its fixture term (TinyDict_Forms.tex).
+OTHER_WAYS = {"newacronym": "svm", "newabbreviation": "cnn", "longnewglossaryentry": "regularization",
+              "glsxtrnewsymbol": "sgn", "newdualentry": "pca"}
 REAL = ADICTML / "ADictML_Main.tex"
 
 
@@ -53,10 +59,12 @@ def line_of(name, needle, start=1):
 
 
 def active_keys():
-    """The keys of the fixture's \\newglossaryentry lines that are not commented out."""
+    """The keys of the fixture's definitions (\\newglossaryentry lines and the other ways) that are not
+    commented out."""
     keys = []
     for name in GLOSSARY_FILES:
-        keys += re.findall(r"^\\newglossaryentry\{([^}]*)\}", (FIXTURE / name).read_text(), re.M)
+        keys += re.findall(r"^\\(?:newglossaryentry|longnewglossaryentry|newacronym|newabbreviation|glsxtrnewsymbol"
+                           r"|newdualentry)(?:\[[^][]*\])?\{([^}]*)\}", (FIXTURE / name).read_text(), re.M)
     return keys
 
 
@@ -79,12 +87,14 @@ def test_structure_of_the_main_file(tiny):
 
 def test_every_active_entry_is_read_by_slug_in_order(tiny):
     keys = active_keys()
-    assert "tensor" not in keys and len(keys) == 20  # the commented-out entry is no entry
+    assert "tensor" not in keys and len(keys) == 25  # the commented-out entry is no entry
     assert sorted(e["key"] for e in tiny["entries"].values()) == sorted(keys)
     assert list(tiny["entries"]) == sorted(tiny["entries"])
     assert tiny["entries"]["loss-function"]["key"] == "loss function"
     for slug, entry in tiny["entries"].items():
         assert entry["slug"] == slug and entry["format"] == "latex" and entry["summary"] is None
+        if slug in OTHER_WAYS.values():
+            continue    # test_every_way_of_defining_a_term_reads_into_the_same_model
         assert fixture_lines(entry["path"])[entry["line"] - 1] == f"\\newglossaryentry{{{entry['key']}}}"
         assert "description={" in fixture_lines(entry["path"])[entry["body_line"] - 1]
 
@@ -252,7 +262,7 @@ def test_type_without_a_glossary(broken):
     line = line_of("TinyDict_Math.tex", "plural={matrices}") - 1
     text = message(main)
     assert text.startswith(f"TinyDict_Math.tex:{line}: term 'matrix': type=retired names no glossary")
-    assert "\\newglossary*{retired}{Title}" in text and "main, math, models, unused" in text
+    assert "\\newglossary*{retired}{Title}" in text and "main, math, models, symbols, unused" in text
 
 
 def test_undefined_gls_key_suggests_the_closest(broken):
@@ -349,8 +359,11 @@ def test_forms_are_the_ones_glossaries_gives(tiny, tmp_path):
     rows = "\n".join(f"\\noindent {k};\\glsentrytext{{{k}}};\\glsentryfirst{{{k}}};\\glsentryplural{{{k}}};"
                      f"\\glsentryfirstplural{{{k}}}\\par" for k in keys)
     doc = tmp_path / "forms.tex"
-    doc.write_text("\\documentclass{article}\\usepackage{amsmath}\\usepackage{glossaries-extra}\n"
+    # A page wide enough that no row wraps (an abbreviation's first plural is long).
+    doc.write_text("\\documentclass{article}\\usepackage[paperwidth=60cm]{geometry}\\usepackage{amsmath}"
+                   "\\usepackage[symbols]{glossaries-extra}\n"
                    "\\newglossary*{math}{M}\\newglossary*{models}{T}\n"
+                   "\\newcommand*{\\newdualentry}[5][]{\\newabbreviation[description={#5},#1]{#2}{#3}{#4}}\n"
                    + "".join(f"\\input{{{FIXTURE / n}}}\n" for n in ["assets/notation.tex", *GLOSSARY_FILES])
                    + "\\pagestyle{empty}\\begin{document}\\raggedright\n" + rows + "\n\\end{document}\n")
     assert pdflatex(doc).returncode == 0
@@ -416,3 +429,43 @@ def test_an_empty_picture_is_told_with_its_term(broken):
     line = line_of("TinyDict_Models.tex", "\\begin{tikzpicture}[scale=0.8]")
     assert message(main) == (f"TinyDict_Models.tex:{line}: term 'gd': picture 1 draws nothing (an empty tikzpicture); "
                              "draw it or remove the figure")
+
+
+# ---------------------------------------------------------------- every way of defining a term
+
+# TinyDict_Forms.tex's five terms written with \newglossaryentry (the file says how).
+AS_ENTRIES = (FIXTURE / "TinyDict_Forms_twins.tex").read_text()
+PLACE = ("path", "line", "body_line")
+
+
+def test_every_way_of_defining_a_term_reads_into_the_same_model(tiny, broken):
+    text = (FIXTURE / "TinyDict_Forms.tex").read_text()
+    for command, key in OTHER_WAYS.items():
+        assert re.search(rf"^\\{command}(\[[^][]*\])?\{{{key}\}}", text, re.M), f"no \\{command} term {key}"
+    (broken.root / "TinyDict_Forms.tex").write_text(AS_ENTRIES)
+    same = texdict.read(broken.root / MAIN.name)
+    for key in OTHER_WAYS.values():
+        one, other = tiny["entries"][key], same["entries"][key]
+        assert {k: v for k, v in one.items() if k not in PLACE} == {k: v for k, v in other.items() if k not in PLACE}
+    assert tiny["entries"]["cnn"]["forms"]["short"] == "CNN" and tiny["entries"]["sgn"]["section"] == "math"
+
+
+def test_a_term_defined_another_way_builds_the_same_page(tmp_path):
+    """The fixture built as it is and with TinyDict_Forms.tex's terms as \\newglossaryentry: each of
+    the five pages (and the abbreviations page) the same bytes."""
+    pages = {}
+    for name, forms in (("ways", None), ("entries", AS_ENTRIES)):
+        root = tmp_path / name
+        shutil.copytree(FIXTURE, root)
+        if forms:
+            (root / "TinyDict_Forms.tex").write_text(forms)
+        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
+                              str(root / MAIN.name), "--out", str(tmp_path / f"out-{name}")], cwd=REPO,
+                             env=dict(os.environ, PYTHONPATH=str(REPO / "src")), capture_output=True, text=True,
+                             timeout=900)
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+        site = tmp_path / f"out-{name}" / "site"
+        pages[name] = {p: (site / p).read_bytes() for p in
+                       [f"terms/{key}.html" for key in OTHER_WAYS.values()] + ["abbreviations.html"]}
+    for page in pages["ways"]:
+        assert pages["ways"][page] == pages["entries"][page], page

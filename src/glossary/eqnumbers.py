@@ -18,11 +18,14 @@ import html as html_lib
 import json
 import re
 
+from glossary.readers.latex import lexer
+
 ONE = frozenset({"equation", "multline"})
 ROWS = frozenset({"align", "gather", "flalign", "alignat", "eqnarray", "xalignat"})
 NUMBERED = ONE | ROWS
 ENVIRONMENTS = NUMBERED | {name + "*" for name in NUMBERED}
-TOKEN = re.compile(r"\\\\|\\(begin|end)\s*\{[^{}]*\}|\\[A-Za-z@]+|\\.|[{}]")
+# A row ends at a \\ outside groups and inner environments (glossary.readers.latex.lexer.top_level).
+ROW_END = re.compile(r"\\\\")
 NO_NUMBER = re.compile(r"\\(nonumber|notag)(?![A-Za-z])")
 TAG = re.compile(r"\\tag(\*?)\s*\{([^{}]*)\}")
 LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
@@ -38,22 +41,7 @@ def row_spans(env, body):
     """[(start, end)] of the rows of `body` (the text between \\begin{env} and \\end{env})."""
     if env.rstrip("*") not in ROWS:
         return [(0, len(body))]
-    spans, start, depth, nested = [], 0, 0, 0
-    for m in TOKEN.finditer(body):
-        token = m.group(0)
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth -= 1
-        elif m.group(1) == "begin":
-            nested += 1
-        elif m.group(1) == "end":
-            nested -= 1
-        elif token == "\\\\" and depth == 0 and nested == 0:
-            spans.append((start, m.start()))
-            start = m.end()
-    spans.append((start, len(body)))
-    return spans
+    return lexer.top_level(body, ROW_END, environments=True)
 
 
 def rows(env, body):

@@ -25,6 +25,9 @@ from pathlib import Path
 
 from glossary import latex, svgink
 from glossary.entries import EntryError
+from glossary.readers.latex import glossaries, references
+from glossary.readers.latex.lexer import group_end, strip_comments
+from glossary.readers.latex.lexer import groups as arguments
 
 # Packages that serve the printed dictionary, not a standalone picture: the glossary and its index and
 # links, QR codes, the bibliography's layout, algorithm/equation-array environments (no picture uses
@@ -56,46 +59,7 @@ GLOSSARY_FALLBACK = r"""\makeatletter
 \newcommand\glsdisp[3][]{#3}
 \newcommand\glslink[3][]{#3}
 \makeatother"""
-GLOSSARY_COMMANDS = ("gls", "Gls", "glspl", "Glspl", "glstext")
-
-
-def strip_comments(text):
-    """TeX comments removed, the line count kept (so lines still match the source)."""
-    # The % itself stays: it still swallows the end of its line, as in the source.
-    return "\n".join(re.sub(r"^((?:[^\\%]|\\.)*)%.*", r"\1%", line) for line in text.split("\n"))
-
-
-def group_end(text, start):
-    """The index after the brace or bracket group that opens at text[start]."""
-    close = {"{": "}", "[": "]"}[text[start]]
-    depth, i = 0, start
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == text[start]:
-            depth += 1
-        elif text[i] == close:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ValueError(f"unbalanced {text[start]} at offset {start}")
-
-
-def arguments(text, at, limit=None):
-    """(end, groups): the [..] and {..} groups that follow `at` (spaces and single newlines between),
-    at most `limit` of them."""
-    groups = []
-    while limit is None or len(groups) < limit:
-        skip = re.match(r"[ \t]*\n?[ \t]*", text[at:])
-        nxt = at + skip.end()
-        if nxt >= len(text) or text[nxt] not in "{[":
-            break
-        end = group_end(text, nxt)
-        groups.append(text[nxt:end])
-        at = end
-    return at, groups
+GLOSSARY_COMMANDS = glossaries.PICTURE_COMMANDS
 
 
 def filter_usepackage(groups, seen, drop):
@@ -169,6 +133,8 @@ def definitions(macro_text):
         if match.group(5):  # \def\name#1#2{body}: parameters up to the body's brace
             params = re.match(r"[^{]*", text[match.end():]).end()
             end = group_end(text, match.end() + params)
+            if end is None:
+                raise ValueError(f"unbalanced {{ at offset {match.end() + params}")
         else:
             end, _ = arguments(text, match.end(), 3)
         found.append((name, match.start(), end))
@@ -229,7 +195,7 @@ def term_lines(tex, terms=None):
 
 
 # \ref and its kin in a picture: the labels whose numbers the picture prints.
-LABEL_REFERENCE = re.compile(r"\\(?:eq|auto|c|C)?ref\s*\{([^{}]*)\}")
+LABEL_REFERENCE = references.LABEL_REFERENCE
 
 
 def picture_labels(tex, labels, slug=None, titles=None):

@@ -12,10 +12,12 @@ in about 0.1 s of CPU.
     read_config(yaml) -> a source config (main: plus the site's fields), validated
     load(path)        -> read() of a .tex main file or of the main a .yaml config names, plus "config"
 
-Entries are read from the \\input files that hold \\newglossaryentry (not from the main file itself,
-nor from files they \\input in turn). An entry's body is its description, normalised so that later
-stages convert it without LaTeX's help and keeping its line structure (body line i is file line
-body_line + i):
+Entries are read from the \\input files that define terms (not from the main file itself, nor from
+files they \\input in turn): with \\newglossaryentry, or any other way glossaries-extra has
+(\\newacronym, \\newabbreviation, \\longnewglossaryentry, \\glsxtrnewsymbol, \\newdualentry), each read
+into \\newglossaryentry's fields by glossary.readers.latex.glossaries. An entry's body is its
+description, normalised so that later stages convert it without LaTeX's help and keeping its line
+structure (body line i is file line body_line + i):
 
 - `\\index{...}` is dropped; a `\\\\` between paragraphs (outside any group, environment or math)
   becomes a blank line when it stands alone on its line, otherwise `\\par`;
@@ -45,244 +47,49 @@ an entry, braces that do not close (or close early), a key defined twice, a type
 \\newglossary*, an undefined \\gls key (also in a picture), a \\ref to a label that exists nowhere,
 a missing \\input or \\includegraphics file, two keys with one slug, a label defined twice or outside a
 figure/table/equation, and `\\\\` right after `\\end{figure}` (the authors' rule: LaTeX stops there).
+
+The scanning is glossary.readers.latex.lexer's; each construct's names, checks and messages are its
+binding's (glossary.readers.latex: glossaries, references, graphics, pictures, environments, kernel).
 """
-import bisect
 import difflib
-import os
 import re
 from pathlib import Path
 
-import yaml
-
 from glossary import eqnumbers
-from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
+from glossary.entries import EntryError
 from glossary.readers import bib2gls
+from glossary.readers.latex import glossaries, graphics, known, pictures
+from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
+from glossary.readers.latex.environments import FIGURE_ENVS, KNOWN_ENVS, MATH_ENVS, TABLE_ENVS  # noqa: F401
+from glossary.readers.latex.glossaries import GLS_BASE, GLS_COMMANDS, check_between, entries_of, forms_of  # noqa: F401
+from glossary.readers.latex.kernel import PRINT_ONLY, macro_names
+from glossary.readers.latex.lexer import (  # noqa: F401 (the names other modules import from here)
+    SPACE,
+    TOKEN,
+    Source,
+    argument,
+    commands,
+    group_end,
+    optional,
+    options_group,
+    skip_space,
+    split_options,
+    strip_comments,
+)
+from glossary.readers.latex.references import REF_COMMANDS
 
 SLUG = re.compile(r"^[a-z0-9-]+$")
-# A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
-# `\\\\%` (a line break) is followed by one.
-COMMENT = re.compile(r"(\\[\\%])|%[^\n]*")
-# The scanner's tokens: a control word or symbol, a brace, a dollar, a line end.
-TOKEN = re.compile(r"\\(?:[A-Za-z@]+\*?|[\s\S])|[{}$]")
-# Braces, skipping the escapes that look like them: \{ \} and \\.
-BRACE = re.compile(r"\\[\\{}]|[{}]")
-COMMA = re.compile(r"(?<!\\),")
-SPACE = " \t\n%"
-BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
-GRAPHIC_SUFFIXES = ("", ".png", ".jpg", ".jpeg", ".pdf")
 DEFAULT_TYPE = "main"
 DEFAULT_TITLE = "Glossary"  # glossaries' \glossaryname for the default type
-
-# Commands that name glossary keys (glossaries and glossaries-extra); \Gls... and \GLS... variants too.
-GLS_BASE = ("gls glspl glstext glsfirst glsplural glsfirstplural glsname glsdesc glssymbol glsuseri "
-            "glsuserii glsuseriii glsuseriv glsuserv glsuservi glslink glsdisp glsadd glsentryname "
-            "glsentrytext glsentrydesc glsentryfirst glsentryplural glsentryfirstplural glsxtrshort "
-            "glsxtrlong glsxtrfull glshyperlink glsfmttext glsfmtname glsentryalternative "
-            "glsalternative").split()
-GLS_COMMANDS = frozenset(
-    {f"\\{c}" for c in GLS_BASE} | {"\\G" + c[1:] for c in GLS_BASE} | {"\\" + c.upper() for c in GLS_BASE})
-REF_COMMANDS = frozenset("\\ref \\eqref \\cref \\Cref \\autoref \\pageref \\nameref \\subref \\vref".split())
+GRAPHIC_SUFFIXES = graphics.SUFFIXES
 # The tokens the scanner acts on (besides braces and $).
-# Bookkeeping of the printed book, by the number of arguments the reader takes off (Body.print_only).
-PRINT_ONLY = {"\\refstepcounter": 1, "\\definecolor": 3, "\\thetable": 0, "\\thefigure": 0,
-              "\\scalebox": 1, "\\resizebox": 2, "\\resizebox*": 2}
 STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraphics \\label".split()) \
     | REF_COMMANDS | GLS_COMMANDS
-FIGURE_ENVS = frozenset("figure figure* subfigure wrapfigure".split())
-TABLE_ENVS = frozenset("table table*".split())
-MATH_ENVS = frozenset(
-    "equation equation* align align* gather gather* multline multline* eqnarray eqnarray* flalign "
-    "flalign* alignat alignat* math displaymath".split())
-
-# What pandoc's LaTeX reader (with texmath) and this reader handle in a body; any other command or
-# environment is counted in "unknown". Macros the dictionary's preamble or macro files define count
-# as handled (pandoc expands them).
-KNOWN_ENVS = frozenset((
-    "figure figure* subfigure wrapfigure table table* tabular tabular* tabularx center flushleft "
-    "flushright minipage itemize enumerate description quote quotation verse verbatim lstlisting "
-    "equation equation* align align* aligned gather gather* gathered multline multline* eqnarray "
-    "eqnarray* flalign flalign* alignat alignat* split cases dcases array matrix pmatrix bmatrix "
-    "Bmatrix vmatrix Vmatrix smallmatrix subequations math displaymath theorem lemma proof definition "
-    "example corollary proposition remark abstract").split())
-KNOWN_TEXT = frozenset({"\\ "} | set((
-    "\\, \\; \\: \\! \\\\ \\% \\$ \\& \\# \\_ \\{ \\} \\~ \\^ \\' \\` \\\" \\- \\/ \\@ \\= \\. "
-    "\\( \\) \\[ \\] "
-    "begin end par item caption caption* label ref eqref cref Cref autoref "
-    " cite citep citet citeauthor citeyear nocite footnote url href emph textbf textit texttt "
-    "textsc textrm textsf textup textmd textsl textnormal underline mbox "
-    "bf it rm tt sf sc em sl bfseries itshape ttfamily rmfamily sffamily scshape mdseries upshape "
-    "normalfont small footnotesize scriptsize tiny large Large LARGE huge Huge normalsize "
-    "centering raggedright raggedleft noindent indent newline linebreak pagebreak newpage clearpage "
-    "hspace hspace* vspace vspace* hfill vfill smallskip medskip bigskip quad qquad enspace "
-    "ldots dots S P copyright textregistered "
-    "textquoteleft textquoteright textquotedblleft textquotedblright "
-    "textbackslash textasciitilde textasciicircum textless textgreater textdegree "
-    "LaTeX TeX today includegraphics toprule midrule bottomrule hline cline multicolumn "
-    "multirow textwidth linewidth columnwidth textheight hfil vfil relax protect "
-    "textcolor color colorbox ensuremath xspace nolinkurl lstinline verb index "
-    "sout st ul phantom hphantom vphantom ").split())) | GLS_COMMANDS
-KNOWN_MATH = frozenset({"\\ "} | set(((
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa lambda mu "
-    "nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega digamma Gamma Delta "
-    "Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega varGamma varDelta varTheta varLambda varXi varPi "
-    "varSigma varUpsilon varPhi varPsi varOmega aleph beth hbar ell wp Re Im partial infty nabla "
-    "emptyset varnothing forall exists nexists neg lnot top bot angle imath jmath "
-    "mathbb mathbf mathcal mathrm mathit mathsf mathtt mathfrak mathscr mathbfit boldsymbol bm "
-    "operatorname operatorname* text textrm textbf textit texttt textsf mbox "
-    "frac dfrac tfrac binom sqrt choose "
-    "sum prod coprod int iint iiint oint bigcup bigcap bigvee bigwedge bigoplus bigotimes bigodot "
-    "bigsqcup biguplus lim liminf limsup sup inf max min arg det dim exp ln log lg "
-    "sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth ker deg gcd hom Pr mod bmod "
-    "pmod pod "
-    "left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr "
-    "langle rangle lceil rceil lfloor rfloor lvert rvert lVert rVert vert Vert | "
-    "le leq ge geq ne neq lt gt ll gg approx sim simeq cong equiv propto prec preceq succ succeq "
-    "subset subseteq supset supseteq subsetneq supsetneq sqsubseteq sqsupseteq in ni notin "
-    "mid nmid parallel perp models vdash dashv asymp doteq triangleq coloneqq eqqcolon "
-    "leqslant geqslant lesssim gtrsim ll succcurlyeq preccurlyeq "
-    "pm mp times div cdot ast star circ bullet oplus ominus otimes oslash odot cup cap sqcup sqcap "
-    "vee wedge setminus smallsetminus wr diamond land lor uplus amalg "
-    "to gets rightarrow leftarrow Rightarrow Leftarrow leftrightarrow Leftrightarrow "
-    "longrightarrow longleftarrow Longrightarrow Longleftarrow longleftrightarrow Longleftrightarrow "
-    "mapsto longmapsto implies impliedby iff uparrow downarrow Uparrow Downarrow updownarrow "
-    "nearrow searrow swarrow nwarrow hookrightarrow hookleftarrow rightharpoonup leftharpoonup "
-    "rightleftharpoons xrightarrow xleftarrow rightsquigarrow "
-    "hat widehat tilde widetilde bar overline underline vec dot ddot breve check acute grave "
-    "mathring overbrace underbrace overset underset stackrel overrightarrow overleftarrow "
-    "ldots cdots vdots ddots dots dotsc dotsb dotsm dotsi colon prime backslash "
-    "quad qquad , ; : ! hspace mathrel mathop mathbin mathord mathopen mathclose mathpunct "
-    "limits nolimits displaystyle textstyle scriptstyle scriptscriptstyle substack "
-    "label tag tag* nonumber phantom "
-    "boxed cancel color not lbrace rbrace { } \\\\ % $ & # _ "
-    "square blacksquare triangle triangledown triangleleft triangleright "
-    "checkmark dagger ddagger star pounds euro ").split())))
-# Commands that define macros, in a preamble or macro file (their names count as handled).
-DEFINITION = re.compile(
-    r"\\(?:(?:re)?newcommand\*?|providecommand\*?|DeclareMathOperator\*?|DeclareRobustCommand\*?)"
-    r"\s*\{?\s*\\([A-Za-z@]+)|\\def\s*\\([A-Za-z@]+)|\\let\s*\\([A-Za-z@]+)"
-    r"|\\(?:re)?newenvironment\*?\s*\{([A-Za-z*]+)\}|\\newtheorem\*?\s*\{([A-Za-z*]+)\}")
-
-
-# ---------------------------------------------------------------- files, comments, lines
-
-
-class Source:
-    """One file as opened: its comment-stripped text (same lines; a comment-only line keeps its `%`,
-    so only a really blank line looks blank) and its line starts."""
-
-    def __init__(self, path, rel):
-        self.path, self.rel = Path(path), rel
-        self.raw = self.path.read_text(encoding="utf-8")
-        self.text = strip_comments(self.raw)
-        self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-
-    def line(self, offset):
-        """The 1-based line of an offset into the stripped text (which keeps every line end)."""
-        return bisect.bisect_right(self.starts, offset)
-
-    def where(self, offset):
-        return f"{self.rel}:{self.line(offset)}"
-
-
-def strip_comments(text):
-    """Text without `%` comments; each line keeps its end and a lone `%` where the comment was,
-    since TeX joins that line with the next one (no blank line, no space)."""
-    return COMMENT.sub(lambda m: m.group(1) or "%", text)
-
-
-def group_end(text, start, src, what):
-    """The offset just after the brace group opening at text[start] == '{'."""
-    close = text.find("}", start)
-    if close > 0 and "{" not in text[start + 1:close] and "\\" not in text[start + 1:close]:
-        return close + 1  # the common case, {key}: no group or escape inside
-    depth = 0
-    for m in BRACE.finditer(text, start):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-            if depth == 0:
-                return m.end()
-    raise EntryError(f"{src.where(start)}: {what}: the braces opened here do not close before the end of "
-                     f"{src.rel}; add the missing '}}' (or remove a stray '{{')")
-
-
-def skip_space(text, pos):
-    while pos < len(text) and text[pos] in " \t\n%":
-        pos += 1
-    return pos
-
-
-def argument(text, pos, src, what):
-    """The brace group (or single token) argument at pos, after spaces: (content, start, end)."""
-    pos = skip_space(text, pos)
-    if pos < len(text) and text[pos] == "{":
-        end = group_end(text, pos, src, what)
-        return text[pos + 1:end - 1], pos + 1, end
-    m = TOKEN.match(text, pos)
-    end = m.end() if m else min(pos + 1, len(text))
-    return text[pos:end], pos, end
-
-
-def optional(text, pos):
-    """The end of a `[...]` optional argument at pos (after spaces), or pos when there is none."""
-    at = skip_space(text, pos)
-    if at < len(text) and text[at] == "[":
-        depth = 0
-        for m in re.compile(r"\\[\s\S]|[][{}]").finditer(text, at):
-            tok = m.group(0)
-            depth += tok in "[{"
-            depth -= tok in "]}"
-            if depth == 0:
-                return m.end()
-    return pos
-
-
-def split_options(text, offset):
-    """A key=value list at brace depth 0: [(name, value, value_offset)], values unbraced once."""
-    return options_group("{" + text + "}", 0, offset - 1)[1]
-
-
-def options_group(text, start, offset=0):
-    """The brace group at text[start] read as a key=value list in one pass: (end just after its
-    closing brace or None when it does not close, [(name, value, offset + value's offset)]), a
-    value that is one whole group without its braces and None for a name without '='."""
-    cuts, closing, depth, opened, level_one = [], {}, 0, 0, start + 1
-    for m in BRACE.finditer(text, start):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-            if depth == 2:
-                opened = m.start()
-                cuts += comma_cuts(text, level_one, opened)
-        elif tok == "}":
-            depth -= 1
-            if depth == 1:
-                closing[opened] = level_one = m.end()
-            elif depth == 0:
-                cuts += comma_cuts(text, level_one, m.start())
-                break
-    else:
-        return None, []
-    items, begin = [], start + 1
-    for cut in cuts + [m.start()]:
-        part = text[begin:cut]
-        if part.strip(SPACE):
-            name, eq, value = part.partition("=")
-            vstart = begin + len(name) + 1
-            vstart += len(value) - len(value.lstrip(SPACE))
-            value = value.strip(SPACE)
-            if value.startswith("{") and closing.get(vstart) == vstart + len(value):
-                value, vstart = value[1:-1], vstart + 1
-            items.append((name.strip(SPACE), value if eq else None, offset + vstart))
-        begin = cut + 1
-    return m.end(), items
-
-
-def comma_cuts(text, start, end):
-    """The offsets of the commas in text[start:end] (a stretch outside any group), but `\\,`."""
-    return [m.start() for m in COMMA.finditer(text, start, end)]
+# What pandoc's LaTeX reader (with texmath) and this reader handle in a body (each binding's commands);
+# any other command or environment is counted in "unknown". Macros the dictionary's preamble or macro
+# files define count as handled (pandoc expands them).
+KNOWN_TEXT = known("text")
+KNOWN_MATH = known("math")
 
 
 def slug_of(key):
@@ -300,6 +107,8 @@ def read_main(main, root):
     doc = text.find("\\begin{document}")
     preamble = text[:doc] if doc >= 0 else text
     declared = {DEFAULT_TYPE: DEFAULT_TITLE}
+    if glossaries.SYMBOLS_OPTION.search(preamble):   # \usepackage[symbols]{glossaries-extra}
+        declared[glossaries.SYMBOLS_TYPE] = glossaries.SYMBOLS_TITLE
     for m in re.finditer(r"\\newglossary(\*?)(?![A-Za-z])", preamble):
         pos = optional(preamble, m.end())
         args = []
@@ -352,69 +161,9 @@ def resolve_input(root, name, where):
     return path
 
 
-def macro_names(texts):
-    """Commands and environments the preamble and macro files define."""
-    names = set()
-    for text in texts:
-        for m in DEFINITION.finditer(text):
-            name = next(g for g in m.groups() if g)
-            names.add(name if m.group(4) or m.group(5) else "\\" + name)
-    return names
-
-
 # ---------------------------------------------------------------- entries
 
 
-def entries_of(src):
-    """The \\newglossaryentry definitions of one file: [(key, offset, options_group's items)]."""
-    text, found, last_end = src.text, [], 0
-    for m in re.finditer(r"\\newglossaryentry(?![A-Za-z])", text):
-        if m.start() < last_end:
-            continue
-        check_between(src, found, last_end, m.start())
-        key, _, kend = argument(text, m.end(), src, "\\newglossaryentry")
-        ostart = skip_space(text, kend)
-        if ostart >= len(text) or text[ostart] != "{":
-            raise EntryError(f"{src.where(m.start())}: term {key!r}: \\newglossaryentry{{{key}}} needs its "
-                             "options in braces: {name={...}, description={...}}")
-        oend, options = options_group(text, ostart)
-        if oend is None:
-            raise EntryError(f"{src.where(m.start())}: term {key!r}: the braces of this entry do not close "
-                             f"before the end of {src.rel}; add the missing '}}'")
-        inner = text.find("\\newglossaryentry", ostart, oend)
-        if inner >= 0:
-            raise EntryError(f"{src.where(m.start())}: term {key!r}: the braces of this entry do not close "
-                             f"before the next \\newglossaryentry (line {src.line(inner)}); add the "
-                             "missing '}' in this entry")
-        blank = BLANK_LINE.search(text, m.start(), oend)
-        if blank:
-            raise EntryError(f"{src.rel}:{src.line(blank.start()) + 1}: term {key!r}: blank line inside the "
-                             f"entry (it starts on line {src.line(m.start())}); the options are not \\long, "
-                             "so remove the blank line and separate paragraphs with \\\\")
-        found.append((key.strip(), m.start(), options))
-        last_end = oend
-    check_between(src, found, last_end, len(text))
-    return found
-
-
-def check_between(src, found, start, end):
-    """Text after an entry that reads like the rest of its options: its braces closed too early."""
-    stray = src.text[start:end].strip(SPACE)
-    if found and stray and (stray[0] in ",}" or re.match(r"[a-z]+\s*=", stray)):
-        key, at, _ = found[-1]
-        raise EntryError(f"{src.where(start)}: term {key!r}: text after the entry's closing brace "
-                         f"({stray[:30]!r}): its braces close too early; remove the stray '}}' between line "
-                         f"{src.line(at)}, where the entry starts, and here")
-
-
-def forms_of(opts, title):
-    """glossaries' defaults: text=name, first=text, plural=text+"s", firstplural=first+"s" when
-    first is given, else plural."""
-    text = opts.get("text", title)
-    first = opts.get("first", text)
-    plural = opts.get("plural", text + "s")
-    firstplural = opts.get("firstplural", first + "s" if "first" in opts else plural)
-    return {"text": text, "first": first, "plural": plural, "firstplural": firstplural}
 
 
 class Body:
@@ -550,32 +299,24 @@ class Body:
 
     def picture(self, start, pos):
         """A tikzpicture (nested ones included) becomes \\includegraphics{picture:N}."""
-        level = 1
-        for m in re.compile(r"\\(begin|end)\s*\{tikzpicture\}").finditer(self.text, pos):
-            level += 1 if m.group(1) == "begin" else -1
-            if level == 0:
-                break
-        else:
-            raise EntryError(f"{self.where(start)}: term {self.key!r}: \\begin{{tikzpicture}} has no "
-                             "\\end{tikzpicture}; close it")
-        tex = self.text[start:m.end()]
+        end = pictures.end_of(self.text, pos)
+        if end is None:
+            raise EntryError(f"{self.where(start)}: term {self.key!r}: {pictures.UNCLOSED}")
+        tex = self.text[start:end]
         n = len(self.pictures) + 1
-        inside = re.sub(r"^\\begin\{tikzpicture\}\s*(\[[^\]]*\])?|\\end\{tikzpicture\}$", "", tex)
-        if not re.sub(r"%[^\n]*", "", inside).strip():
-            # pdfTeX cannot include the empty page such a picture compiles to: told here, with the fix
-            raise EntryError(f"{self.where(start)}: term {self.key!r}: picture {n} draws nothing (an empty "
-                             "tikzpicture); draw it or remove the figure")
+        if not pictures.draws(tex):
+            raise EntryError(f"{self.where(start)}: term {self.key!r}: {pictures.EMPTY.format(n=n)}")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
-                              "files": self.reader.graphic_files(tex, self.where(start), self.key)})
-        for key in re.finditer(r"\\(?:[Gg]ls|GLS)[a-z]*\*?\s*(?:\[[^]]*\])?\s*\{([^{}]*)\}", tex):
+                              "files": graphics.files(self.reader.root, tex, self.where(start), self.key)})
+        for key in glossaries.KEY_CALL.finditer(tex):
             self.gls.append((key.group(1).strip(), start + key.start(1)))
-        self.edits.append((start, m.end(), f"\\includegraphics{{picture:{n}}}"))
-        return m.end()
+        self.edits.append((start, end, f"\\includegraphics{{picture:{n}}}"))
+        return end
 
     def graphic(self, start, pos):
         name, nstart, end = argument(self.text, optional(self.text, pos), self.src, "\\includegraphics")
         n = len(self.graphics) + 1
-        path = self.reader.resolve_graphic(name.strip(), self.where(nstart), self.key)
+        path = graphics.resolve(self.reader.root, name.strip(), self.where(nstart), self.key)
         self.graphics.append({"n": n, "path": path, "line": self.src.line(self.offset + start)})
         self.edits.append((start, end, f"\\includegraphics{{graphic:{n}}}"))
         return end
@@ -599,10 +340,12 @@ class Body:
                                  "remove the \\\\ (the figure already ends the paragraph)")
 
     def see_also(self):
-        """The last paragraph that opens with "See also" (after a top-level \\\\, environment or
-        display): (start, stop) of what to remove and its keys, or (None, None) and []. It is the
+        """The last paragraph that opens with "See also" (after a top-level \\\\, environment, display
+        or blank line): (start, stop) of what to remove and its keys, or (None, None) and []. It is the
         final paragraph but for a "Python demo" link after it in two real entries."""
-        bounds = sorted([(end, start) for start, end in self.breaks] + [(end, end) for end, _ in self.ends])
+        # A blank line ends a paragraph too (a \\longnewglossaryentry's description may hold one).
+        blanks = [(m.end(), m.start()) for m in glossaries.BLANK_LINE.finditer(self.text)]
+        bounds = sorted([(end, start) for start, end in self.breaks] + [(end, end) for end, _ in self.ends] + blanks)
         stop = len(self.text)
         for end, start in reversed(bounds):
             if SEE_ALSO.match(self.text[end:stop]):
@@ -654,18 +397,6 @@ class Reader:
         self.base, self.complete = base, complete
         self.fallback = set()
 
-    def resolve_graphic(self, name, where, key):
-        for suffix in GRAPHIC_SUFFIXES:
-            if (self.root / (name + suffix)).is_file():
-                return Path(name + suffix).as_posix()
-        raise EntryError(f"{where}: term {key!r}: \\includegraphics{{{name}}}: no such file under the "
-                         "dictionary's folder (tried .png, .jpg, .pdf); fix the path or add the file")
-
-    def graphic_files(self, tex, where, key):
-        """The files a picture's own \\includegraphics read (its nodes may show a photo)."""
-        names = re.findall(r"\\includegraphics\s*(?:\[[^]]*\])?\s*\{([^{}]*)\}", tex)
-        return [self.resolve_graphic(n.strip(), where, key) for n in names]
-
     def read(self):
         src, preamble, declared, inputs, sections, bib = read_main(self.main, self.root)
         if self.base is not None and set(declared) == {DEFAULT_TYPE}:
@@ -675,19 +406,20 @@ class Reader:
         for name, before_doc, where in inputs:
             path = resolve_input(self.root, name, where)
             source = Source(path, path.relative_to(self.root).as_posix())
-            if "\\newglossaryentry" in source.text:
+            if glossaries.defines_terms(source.text):
                 glossary_files.append(source.rel)
                 sources.append(source)
             elif before_doc:
                 macro_files.append(source.rel)
                 self.macros |= macro_names([source.text])
         self.macros |= macro_names([preamble])
+        self.styles = glossaries.styles_of(preamble, src.rel)
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
         self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}
         # \GlsXtrLoadResources' .bib files (not glossary_files: the preview reads those as .tex, a .bib save rebuilds)
         records = bib2gls.resources(preamble, src, self.root, Source)
-        for source, found in [(source, entries_of(source)) for source in sources] + records:
+        for source, found in [(source, entries_of(source, self.styles)) for source in sources] + records:
             for key, at, options in found:
                 if key in places:
                     raise EntryError(f"{source.where(at)}: term {key!r} is defined twice (also at "
@@ -793,11 +525,6 @@ class Reader:
         return {e["key"] for e in self.base["entries"].values()}
 
 
-def commands(names):
-    """Names as the scanner's tokens: with their backslash."""
-    return {n if n.startswith("\\") else "\\" + n for n in names}
-
-
 def unknown_of(bodies):
     """Unknown constructs over all bodies: count and first place, most frequent first."""
     counts, first = {}, {}
@@ -829,143 +556,6 @@ def read(main_path, base=None, complete=False):
     declares no glossary but the default takes the base's sections; a \\gls key only the base defines
     is a fallback key (its reference links to the base's term), or an error when `complete`."""
     return Reader(main_path, base, complete).read()
-
-
-# ---------------------------------------------------------------- the source config
-
-# A demo's csv and figures are declared as an entry.md declares them: one schema for both.
-ENTRY_PROPERTIES = yaml.safe_load((Path(__file__).resolve().parents[2] / "workflow/schemas/entry.schema.yaml")
-                                  .read_text(encoding="utf-8"))["properties"]
-CONFIG_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "description": "a dictionary source: its main .tex file and the site's fields",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["main"],
-    "properties": {
-        "main": {"type": "string", "pattern": r"\.tex$", "description": "the main .tex file, relative to this file"},
-        # Each of these overrides what the main file says (glossary.texmeta).
-        "title": {"type": "string", "minLength": 1, "description": "default: the main file's \\title"},
-        "authors": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
-                    "description": "the book's authors; default: the names of the main file's \\author"},
-        "year": {"type": "integer", "minimum": 1000, "maximum": 9999,
-                 "description": "default: the main file's \\date or its please-cite-as text"},
-        "url": {"type": "string", "pattern": "^https?://.*/$"},
-        "attribution": {"type": "string", "minLength": 1},
-        "license": {"description": "default: the licence the LICENSE file beside the main file names",
-                    "oneOf": [{"type": "string", "minLength": 1},
-                              {"type": "object", "additionalProperties": False, "required": ["name"],
-                               "properties": {"name": {"type": "string", "minLength": 1},
-                                              "url": {"type": "string", "pattern": "^https?://"}}}]},
-        "description": {"type": "string", "minLength": 1, "description": "what the site is, in a sentence or two"},
-        "manifest": {"type": "string", "pattern": r"\.json$"},
-        "language": {"type": "string", "pattern": "^[a-z]{2,3}$", "description": "the language of the main file (en)"},
-        "editions": {
-            "description": "the translations, by language code: each a site under <lang>/ (glossary.editions)",
-            "type": "object",
-            "propertyNames": {"pattern": "^[a-z]{2,3}$"},
-            "additionalProperties": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["main"],
-                "properties": {
-                    "main": {"type": "string", "pattern": r"\.tex$"},
-                    "title": {"type": "string", "minLength": 1},
-                    "description": {"type": "string", "minLength": 1},
-                    "complete": {"type": "boolean", "description": "a \\gls key it lacks is an error"},
-                    "sections": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1},
-                                 "description": "section titles by glossary type, in this language"},
-                },
-            },
-        },
-        "demos": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["script", "kind"],
-                "properties": {
-                    "script": {"type": "string", "pattern": r"\.py$"},
-                    "kind": {"enum": ["plain", "blocks"]},
-                    # The same declarations as an entry.md's (workflow/schemas/entry.schema.yaml).
-                    "csv": ENTRY_PROPERTIES["csv"],
-                    "figures": ENTRY_PROPERTIES["figures"],
-                    "preview": {"type": "string", "pattern": r"^[A-Za-z0-9_-]+\.(pdf|png)$",
-                                "description": "plain: the image the script saves beside itself"},
-                },
-            },
-        },
-    },
-}
-# The fields that name files, all relative to the YAML file's folder.
-CONFIG_PATHS = ("main", "manifest")
-
-
-def read_config(yaml_path):
-    """A source config: its fields, with main/manifest/demo scripts joined to the YAML file's folder
-    (normalised, not made absolute) and "path" the YAML file itself."""
-    path = Path(yaml_path)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
-    except FileNotFoundError:
-        raise EntryError(f"{path}: no such file; write the dictionary's config there") from None
-    except FrontMatterError as err:
-        raise EntryError(f"{path}:{err.line + 1}: {err}") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise EntryError(f"{path}{f':{mark.line + 1}' if mark else ''}: not valid YAML: "
-                         f"{getattr(err, 'problem', err)}; fix the syntax") from None
-    validate(data, CONFIG_SCHEMA, path)
-    config = dict(data, path=str(path))
-    for field in CONFIG_PATHS:
-        if field in data:
-            config[field] = os.path.normpath(path.parent / data[field])
-    if not Path(config["main"]).is_file():
-        raise EntryError(f"{path}: main: {data['main']!r} is not a file next to {path.name}; give the main "
-                         ".tex file's path relative to the YAML file")
-    config["demos"] = {key: read_demo(path, key, demo) for key, demo in sorted(data.get("demos", {}).items())}
-    for lang, edition in sorted(data.get("editions", {}).items()):
-        main = os.path.normpath(path.parent / edition["main"])
-        if not Path(main).is_file():
-            raise EntryError(f"{path}: editions.{lang}.main: {edition['main']!r} is not a file; give the "
-                             "edition's main .tex file relative to the YAML file")
-        config["editions"][lang] = dict(edition, main=main)
-    return config
-
-
-def read_demo(path, key, demo):
-    """One entry of `demos:` checked as an entry.md's demo is (csv, figures), its script's path joined
-    to the YAML file's folder; the fields it does not give are left out (csv and figures default to
-    none, the preview of a plain script to <script>.png or .pdf)."""
-    script = os.path.normpath(path.parent / demo["script"])
-    if not Path(script).is_file():
-        raise EntryError(f"{path}: demos.{key}.script: {demo['script']!r} is not a file; give the "
-                         "script's path relative to the YAML file")
-    if "preview" in demo and demo["kind"] != "plain":
-        raise EntryError(f"{path}: demos.{key}.preview: only a plain script names its preview image; a "
-                         "blocks demo draws <script>.png with its preview(): remove the field")
-    where = f"{path}: demos.{key}"
-    meta = {"csv": demo.get("csv", []), "figures": demo.get("figures", [])}
-    check_csv_declarations(meta, where)
-    # check_figures looks for a custom figure's template beside the declaring file; here it sits
-    # beside the script, so custom figures are checked here and the others by check_figures.
-    names = [f["name"] for f in meta["figures"]]
-    declared = [c["name"] for c in meta["csv"]]
-    for i, fig in enumerate(meta["figures"]):
-        if fig["kind"] != "custom":
-            continue
-        if names.index(fig["name"]) != i:
-            raise EntryError(f"{where}: figures[{i}].name: {fig['name']!r} is used twice; give each figure its "
-                             "own name")
-        if not (Path(script).parent / fig["source"]).is_file():
-            raise EntryError(f"{where}: figures[{i}].source: {fig['source']!r} is not a file in "
-                             f"{Path(script).parent}; put the figure's .tex.j2 template beside the script")
-        if fig.get("csv") and fig["csv"] not in declared:
-            raise EntryError(f"{where}: figures[{i}].csv: {fig['csv']!r} is not declared under csv; name one of: "
-                             f"{', '.join(declared)} (or declare it under csv with its columns)")
-    check_figures(dict(meta, figures=[f for f in meta["figures"] if f["kind"] != "custom"]), where)
-    return {"script": script, "kind": demo["kind"],
-            **{k: demo[k] for k in ("csv", "figures", "preview") if k in demo}}
 
 
 def load(source_path):

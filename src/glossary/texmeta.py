@@ -22,7 +22,8 @@ import re
 import unicodedata
 from pathlib import Path
 
-from glossary.texdict import Source, argument, optional
+from glossary.readers.latex import glossaries
+from glossary.readers.latex.lexer import Source, argument, command_argument, cut_top, optional
 
 # Spaces, dashes, quotes, a control word or symbol, braces, math, and runs of anything else.
 PIECE = re.compile(r"\\(?:[A-Za-z@]+\*?|[\s\S])|---|--|``|''|[{}$~%]|[^\\{}$~%`'-]+|[\s\S]")
@@ -102,17 +103,6 @@ for _known in KNOWN_LICENSES:
     _known["pattern"] = re.compile(_known.pop("match"), re.I | re.M)
 
 
-class Part:
-    """A piece of the main file, for the messages of texdict.argument: offsets into the piece are
-    told as lines of the file."""
-
-    def __init__(self, src, base):
-        self.src, self.base, self.rel = src, base, src.rel
-
-    def where(self, offset):
-        return self.src.where(self.base + offset)
-
-
 # ---------------------------------------------------------------- TeX as plain text
 
 
@@ -126,7 +116,7 @@ def _text(tex, part):
     while pos < len(tex):
         m = PIECE.match(tex, pos)
         tok, pos = m.group(0), m.end()
-        if tok in "{}%":              # % : where texdict.strip_comments took a comment
+        if tok in "{}%":              # % : where the lexer took a comment
             continue
         if tok == "$":
             end = tex.find("$", pos)
@@ -169,22 +159,6 @@ def _text(tex, part):
     return unicodedata.normalize("NFC", "".join(out))
 
 
-def cut_top(tex, pattern):
-    """tex cut where `pattern` matches outside any brace group."""
-    pieces, start, depth = [], 0, 0
-    token = re.compile(pattern.pattern + r"|\\[\\{}]|[{}]")
-    for m in token.finditer(tex):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif pattern.fullmatch(tok) and depth == 0:
-            pieces.append(tex[start:m.start()])
-            start = m.end()
-    return pieces + [tex[start:]]
-
-
 def author_names(tex, part=None):
     """The names of an \\author argument, in order, each once (see the module's docstring)."""
     blocks = [b for b in cut_top(tex, AND) if b.strip()]
@@ -205,16 +179,6 @@ def author_names(tex, part=None):
 
 
 # ---------------------------------------------------------------- the main file
-
-
-def command_argument(src, text, name):
-    """The argument of the first \\name (after an optional [...]) in text, with its Part; or None."""
-    m = re.search(r"\\" + name + r"(?![A-Za-z@])\s*\*?", text)
-    if not m:
-        return None, None
-    pos = optional(text, m.end())
-    arg, start, _ = argument(text, pos, src, "\\" + name)
-    return arg, Part(src, start)
 
 
 def cite_as_of(text):
@@ -267,7 +231,7 @@ def symbols_file(root, inputs):
         for path in (root / name, root / f"{name}.tex"):
             if path.is_file():
                 head = path.read_text(encoding="utf-8", errors="replace")
-                if "\\newglossaryentry" not in head and (SYMBOLS.search(path.stem) or re.search(
+                if not glossaries.defines_terms(head) and (SYMBOLS.search(path.stem) or re.search(
                         r"\\(?:section|chapter|subsection)\*?\s*\{[^{}]*(?:Symbol|Notation)", head, re.I)):
                     return str(path)
                 break

@@ -43,18 +43,15 @@ import re
 from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import node, run_pandoc
+from glossary.readers.latex import glossaries, lexer, references
+from glossary.readers.latex.glossaries import form_name, form_text
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
 # The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by write_html.
 API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
-# The glossary commands read, and the form each shows: (singular form, capitalised).
-GLS = {"gls": ("text", False), "glspl": ("plural", False), "Gls": ("text", True), "Glspl": ("plural", True),
-       "glstext": ("text", False), "Glstext": ("text", True), "glsfirst": ("first", False),
-       "Glsfirst": ("first", True), "glsplural": ("plural", False), "Glsplural": ("plural", True),
-       "glsname": ("name", False), "Glsname": ("name", True)}
-GLS_CALL = re.compile(r"\\(" + "|".join(sorted(GLS, key=len, reverse=True))
-                      + r")(?![A-Za-z])\s*(\[[^\]]*\])?\s*\{([^{}]*)\}")
+# The glossary commands read, the form each shows and their calls: the glossaries binding's.
+GLS, GLS_CALL = glossaries.FORMS, glossaries.GLS_CALL
 # The stand-in for reference N: a link pandoc keeps as a Link in prose and as text in a formula
 # (an unknown command would start a RawBlock at the head of a paragraph).
 TOKEN = "\\href{{glsxref:{n}}}{{{n}}}"
@@ -70,44 +67,14 @@ CONTROL = re.compile(r"\\([A-Za-z]+)|\\.")
 # --- the macro file ---------------------------------------------------------------------
 
 def strip_comments(text):
-    """The text without its % comments (an escaped \\% stays)."""
-    return "\n".join(re.sub(r"(?<!\\)%.*", "", line) for line in text.split("\n"))
+    """The text without its % comments, nothing left in their place (the lexer's, a `\\%` kept)."""
+    return lexer.strip_comments(text, mark="")
 
 
 def group_end(text, start):
     """The index just past the group that `text[start]` ('{') opens, or len(text) if it never closes."""
-    depth, i = 0, start
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
-
-def scope_end(text, start):
-    """The index of the '}' that closes the group `start` lies in (len(text) at top level)."""
-    depth, i = 0, start
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            if depth == 0:
-                return i
-            depth -= 1
-        i += 1
-    return len(text)
+    end = lexer.group_end(text, start)
+    return len(text) if end is None else end
 
 
 def modern_fonts(tex):
@@ -122,7 +89,7 @@ def modern_fonts(tex):
             continue
         name = m.group(1)
         if name in SWITCHES:
-            end = scope_end(tex, m.end())
+            end = lexer.scope_end(tex, m.end())
             rest = modern_fonts(tex[m.end():end].strip())
             out.append(f"\\{SWITCHES[name]}{{{rest}}}")
             i = end
@@ -156,24 +123,6 @@ def capitalise(inlines):
     if out and out[0]["t"] == "Str":
         out[0]["c"] = out[0]["c"][:1].upper() + out[0]["c"][1:]
     return out
-
-
-def form_name(command, seen):
-    """Which form of the term the command shows: glossaries' first use for \\gls and \\glspl."""
-    form, upper = GLS[command]
-    if form in ("text", "plural") and command.lower() in ("gls", "glspl") and not seen:
-        form = "first" if form == "text" else "firstplural"
-    return form, upper
-
-
-def form_text(forms, form):
-    """The LaTeX of one form, with glossaries' defaults for the ones a term does not set."""
-    if form in forms:
-        return forms[form]
-    text = forms.get("text", "")
-    defaults = {"first": text, "plural": text + "s", "name": text,
-                "firstplural": forms["first"] + "s" if "first" in forms else form_text(forms, "plural")}
-    return defaults[form]
 
 
 def replace_refs(term, targets, refs, first_use=True):
@@ -414,7 +363,7 @@ class Resolve:
     def raw_inline(self, tex):
         """A raw TeX piece: glossary references and \\ref/\\eqref resolved, anything else kept."""
         out, pos = [], 0
-        for m in re.finditer(r"\\href\{glsxref:(\d+)\}\{\d+\}|\\(eqref|ref|autoref|cref|Cref)\{([^{}]*)\}", tex):
+        for m in re.finditer(XREF.pattern + "|" + references.RAW_REF.pattern, tex):
             if tex[pos:m.start()].strip():
                 out.append(node("RawInline", ["latex", tex[pos:m.start()]]))
             if m.group(1) is not None:

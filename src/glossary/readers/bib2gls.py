@@ -40,6 +40,8 @@ import re
 from pathlib import Path
 
 from glossary.entries import EntryError
+from glossary.readers.latex import glossaries
+from glossary.readers.latex.glossaries import STYLES
 
 # The start of a block, "@type{" or "@type(", and the tokens that end one or a value.
 BLOCK_START = re.compile(r"@[ \t]*([A-Za-z]+)[ \t\r\n]*([{(])")
@@ -49,7 +51,6 @@ FIELD_NAME = re.compile(r"[\s,]*([A-Za-z][\w:.+/-]*)\s*=\s*")
 BARE = re.compile(r"[^\s,#{}\"]*")
 SPACE = re.compile(r"\s*")
 LOAD = re.compile(r"\\GlsXtrLoadResources(?![A-Za-z])")
-STYLE = re.compile(r"\\setabbreviationstyle\s*(?:\[\s*([^\]]*?)\s*\])?\s*\{\s*([^{}]*?)\s*\}")
 # A record's key: up to its first comma (or its end, for a record of no fields).
 KEY = re.compile(r"[^,{}()\n]*")
 # A record that starts inside the one before it: that one's braces never closed before it.
@@ -60,25 +61,13 @@ SEPARATORS = re.compile(r"[\s,]*")
 ENDS_ENVIRONMENT = re.compile(r"\\end\s*\{[^{}]*\}\s*$")
 MONTHS = {m: m for m in "jan feb mar apr may jun jul aug sep oct nov dec".split()}
 
-# Abbreviation styles: (name, first) as templates of the short and long forms, and whether the
-# style takes the description from long= ("-desc" styles need one given).
-STYLES = {
-    "long-short": ("{short}", "{long} ({short})", True),
-    "long-short-desc": ("{long} ({short})", "{long} ({short})", False),
-    "short-long": ("{short}", "{short} ({long})", True),
-    "short-long-desc": ("{short} ({long})", "{short} ({long})", False),
-    "short-nolong": ("{short}", "{short}", True),
-    "short": ("{short}", "{short}", True),
-    "long-noshort-desc": ("{long}", "{long}", False),
-}
-DEFAULT_STYLES = {"abbreviation": "long-short", "acronym": "short-nolong"}
 RECORDS = ("entry", "index", "symbol", "number", "abbreviation", "acronym", "dualentry")
 
 
 def resources(preamble, main_src, root, source_class):
     """The records of every .bib file the preamble's \\GlsXtrLoadResources name, in order:
     [(source, [(key, offset, [(field, value, value offset)])])]."""
-    styles = dict(DEFAULT_STYLES, **{(cat or "abbreviation"): style for cat, style in STYLE.findall(preamble)})
+    styles = glossaries.styles_of(preamble, main_src.rel)
     out = []
     for m in LOAD.finditer(preamble):
         opts = resource_options(preamble, m.end(), main_src)
