@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from glossary import texprose
+from glossary import render, texprose
 from glossary.prose import math_failures, run_pandoc
 
 MACROS = "assets/ml_macros.tex"
@@ -116,7 +116,7 @@ def main(argv):
     parsed = texprose.parse(terms, macros, targets_of(terms))
     parse_s = time.perf_counter() - start
     start = time.perf_counter()
-    pages, failures = texprose.html_with_failures(parsed, [t["slug"] for t in terms])
+    pages, failures = render.html_pieces({t["slug"]: parsed[t["slug"]] for t in terms})
     html_s = time.perf_counter() - start
     total = sum(len(texprose.formulas(b)) for b in parsed.values())
     print(f"normalised: {total} formulas, {len(failures)} CouldNotConvertTeXMath")

@@ -9,7 +9,7 @@ import re
 import pytest
 from conftest import ADICTML
 
-from glossary import prose, texprose
+from glossary import prose, render, texprose
 from glossary.entries import EntryError
 
 # A macro file in the dictionary's style: old font switches, \mleft, \bm, \def, an optional argument.
@@ -92,7 +92,7 @@ def xrefs(blocks):
 
 
 def html(blocks, key="t0"):
-    return texprose.write_html({key: blocks}, [term(key, "")])[key]
+    return render.write_html({key: blocks}, [term(key, "")])[key]
 
 
 def test_gls_forms_follow_first_use_and_capitals():
@@ -199,7 +199,7 @@ def test_normalise_macros_gives_formulas_texmath_converts():
     # The same formulas with the macro file as written do not convert: the rewriting is what works.
     as_written = [term("t0", formulas)]
     blocks = json.loads(prose.run_pandoc(texprose.READER, MACROS + "\n\n" + formulas))["blocks"]
-    _, failures = texprose.html_with_failures({"t0": blocks}, ["t0"])
+    _, failures = render.html_pieces({"t0": blocks})
     assert failures and as_written
 
 
@@ -224,7 +224,7 @@ def test_a_formula_that_does_not_convert_names_file_line_key_and_message():
              term("broken", "A \\gls{kmeans} $y$.\nThen $a \\frobnicate{b}$ here.", line=40)]
     parsed = texprose.parse(terms, texprose.normalise_macros(MACROS), TARGETS)
     with pytest.raises(EntryError) as err:
-        texprose.write_html(parsed, terms)
+        render.write_html(parsed, terms)
     message = str(err.value)
     assert message.startswith("ADictML_Test.tex:41: term 'broken': the formula $a \\frobnicate{b}$")
     assert "unexpected control sequence \\frobnicate" in message
@@ -259,7 +259,7 @@ def test_the_real_dictionary_converts_every_formula():
     keys = {k for blocks in parsed.values() for k in citations.cited_keys(blocks)}
     formatted = {k: {"html": k, "latex": k, "text": k} for k in keys}
     parsed = {slug: citations.number(blocks, formatted)[0] for slug, blocks in parsed.items()}
-    pages = texprose.write_html(parsed, terms)
+    pages = render.write_html(parsed, terms)
     text = "".join(re.sub(r"<annotation.*?</annotation>", "", p, flags=re.S) for p in pages.values())
     assert not re.findall(r"\\[A-Za-z]+", text)
     assert text.count("<math") > 3000

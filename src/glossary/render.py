@@ -314,6 +314,15 @@ def document(asts, fmt):
     return {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
 
 
+def write_html(parsed, terms):
+    """{slug: HTML} of every term (glossary.texprose's parse) from one pandoc process; a formula texmath
+    cannot convert is an EntryError naming the term's file, line, key, the formula and pandoc's message."""
+    pages, failures = html_pieces({t["slug"]: parsed[t["slug"]] for t in terms if t["slug"] in parsed})
+    if failures:
+        texprose.raise_formula(failures[0], parsed, terms)
+    return pages
+
+
 def html_pieces(asts):
     """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
     MathML, references inside formulas linked) and the formulas texmath could not convert."""

@@ -519,14 +519,6 @@ def link_first(mathml, text, href, kind="xref"):
     return mathml
 
 
-def html_with_failures(parsed, order):
-    """The HTML of the terms `order` (slugs) from one pandoc process, split per term, and the
-    formulas texmath could not convert: ({slug: html}, [(formula, message)]) (glossary.render's
-    writer, which every reader's entries share)."""
-    from glossary import render
-    return render.html_pieces({slug: parsed[slug] for slug in order})
-
-
 def equation_ids(value):
     """The blocks with each labelled equation's Span identified by its label, for the HTML only:
     LaTeX keeps the \\label inside the formula, and a Span's identifier would label it twice."""
@@ -539,15 +531,6 @@ def equation_ids(value):
             return node("Span", [[label, classes, [a for a in attrs if a[0] != "label"]], content])
         return {k: equation_ids(v) for k, v in value.items()}
     return value
-
-
-def write_html(parsed, terms):
-    """{slug: HTML} of every term from one pandoc process; a formula texmath cannot convert is an
-    EntryError naming the term's file, line, key, the formula and pandoc's message."""
-    pages, failures = html_with_failures(parsed, [t["slug"] for t in terms if t["slug"] in parsed])
-    if failures:
-        raise_formula(failures[0], parsed, terms)
-    return pages
 
 
 def formulas(blocks, in_forms=True):
