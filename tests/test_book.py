@@ -32,6 +32,18 @@ SYMBOLS = r"""% The tiny dictionary's list of symbols, in the manner of the larg
 		\cite[Ch. 8]{Axler2015}. \\ See also: \gls{matrix}.} \nonumber
 \end{align}
 """
+# The front matter's own page, written as the real main file writes its Acknowledgment.
+ACKNOWLEDGMENT = r"""\newpage
+\noindent{\bf\Large Acknowledgment} % one page of the authors' own
+
+\noindent This tiny dictionary grew out of the project's tests, at \url{https://example.org/tests}.
+This work was supported by
+\begin{itemize}
+	\item the Council of Small Examples (grant 42);
+	\item the Foundation for Fixtures.
+\end{itemize}
+\newpage
+"""
 BIB_RECORD = """
 @book{Axler2015,
   author    = {Sheldon Axler},
@@ -78,7 +90,7 @@ def add_front_matter(root):
     old = "\\title{A Tiny Dictionary of Machine Learning}\n\\maketitle\n"
     assert old in text, "the fixture's main file changed; update this test"
     main.write_text(text.replace(old, old.replace("\\maketitle", f"\\author{{{' and '.join(AUTHORS)}}}\n\\maketitle")
-                                 + f"please cite as: {CITE_AS}\n\n\\input{{ListSymbols_Tiny.tex}}\n"))
+                                 + f"please cite as: {CITE_AS}\n\n{ACKNOWLEDGMENT}\n\\input{{ListSymbols_Tiny.tex}}\n"))
 
 
 @pytest.fixture(scope="module")
@@ -207,19 +219,25 @@ def test_one_bibliography_numbered_through_the_book(work, model):
 
 
 def test_title_page_authors_and_please_cite_as(work, model):
-    if not model.get("authors"):
-        pytest.skip("the dictionary model has no `authors` yet (glossary.texmeta, helper meta)")
+    assert model["authors"] == AUTHORS and model["cite_as"]
     first = words(subprocess.run(["pdftotext", "-l", "1", str(work[2] / "site/dictionary.pdf"), "-"],
                                  capture_output=True, text=True, check=True).stdout)
     assert "A Tiny Dictionary of Machine Learning" in first
     assert " and ".join(AUTHORS) in first
-    if model.get("cite_as"):
-        assert "Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in first
+    assert "Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in first
+
+
+def test_the_main_files_acknowledgment_is_a_page_of_the_book(work, model):
+    assert [p["title"] for p in model["front_matter"]] == ["Acknowledgment"]
+    second = words(subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(work[2] / "site/dictionary.pdf"), "-"],
+                                  capture_output=True, text=True, check=True).stdout)
+    assert second.startswith("Acknowledgment This tiny dictionary grew out of the project\u2019s tests"), second
+    assert "the Council of Small Examples (grant 42);" in second and "https://example.org/tests" in second
+    assert ("Acknowledgment", 1) in {(t, p) for t, p, _ in outline(work[2] / "site/dictionary.pdf")}
 
 
 def test_list_of_symbols_in_the_built_book(work, model):
-    if not model.get("symbols_file"):
-        pytest.skip("the dictionary model has no `symbols_file` yet (glossary.texmeta, helper meta)")
+    assert model["symbols_file"]
     book = work[2] / "site/dictionary.pdf"
     text = words(pdftotext(book))
     assert "List of Symbols" in text and "The sum of the diagonal of a matrix" in text

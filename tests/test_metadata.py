@@ -78,6 +78,29 @@ def test_title_forms(tex, text):
     assert texmeta.plain_text(tex) == text
 
 
+def test_front_matter_pages_between_the_title_page_and_the_contents():
+    """The real main file's Acknowledgment (a large bold line) and a \section*{Preface}; the title page's
+    own material before them, and what follows the contents, are not front matter."""
+    text = r"""\begin{document}
+\maketitle
+\begin{center} please cite as: X \end{center}
+\newpage
+\noindent{\bf\Large Acknowledgment} %
+\noindent We thank \url{https://example.org}.
+\begin{itemize} \item the Council (grant 1); \end{itemize}
+\newpage
+\section*{Preface}
+Read it.
+\tableofcontents
+\section*{Not front matter}
+"""
+    assert texmeta.front_matter(text) == [
+        {"title": "Acknowledgment", "tex": "\\noindent We thank \\url{https://example.org}.\n"
+                                            "\\begin{itemize} \\item the Council (grant 1); \\end{itemize}"},
+        {"title": "Preface", "tex": "Read it."}]
+    assert texmeta.front_matter(text.replace("\\maketitle", "")) == []
+
+
 def test_cite_as_year_and_imprint():
     text = r"\begin{center}" + "\n" + CITE_TEX + "\n" + r"\end{center}"
     cite = texmeta.cite_as_of(text)

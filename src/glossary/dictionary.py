@@ -99,7 +99,7 @@ def from_entries(config, repo):
 # ({"name", "title", "spdx", "url", "notice", "file"} or None), the year, the authors' "please cite
 # as" (LaTeX source or None), its imprint ({"address", "publisher"} read from that, or {}) and the
 # List of Symbols file the main file \inputs (a path or None).
-BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "symbols_file")
+BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "symbols_file", "front_matter")
 
 
 def book_of(main, fields, fallback=None):

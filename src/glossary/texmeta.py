@@ -62,6 +62,15 @@ CITE_END = re.compile(r"\n[ \t]*\n|\\par(?![A-Za-z])|\\(?:begin|end)\s*\{|\\newp
 IMPRINT = re.compile(r"(?:^|[.,]\s+)(?P<address>[^.:;]+?):\s*(?P<publisher>[^,:;]+),\s*(?:\w+\s+)?"
                      r"(?P<year>\d{4})\.?\s*$")
 SYMBOLS = re.compile(r"symbol|notation", re.I)
+# The front matter's own pages, between the title page and the contents (an Acknowledgment, a
+# Preface): each starts at an unnumbered heading, as \section*{...} or as a large bold line.
+FRONT_HEADING = re.compile(r"\\(?:section|chapter)\*\s*\{([^{}]+)\}"
+                           r"|(?:\\noindent\s*)?\{\s*\\(?:bf|bfseries)\s*\\(?:Large|LARGE|large|huge|Huge)\s+([^{}]+?)\s*\}"
+                           r"|(?:\\noindent\s*)?\{\s*\\(?:Large|LARGE|large|huge|Huge)\s*\\(?:bf|bfseries)\s+([^{}]+?)\s*\}")
+# Where the front matter ends: the contents, an input file (the List of Symbols) or the glossaries.
+FRONT_END = re.compile(r"\\(?:tableofcontents|input|include|printglossar|printunsrtglossar|printindex|glsaddall)"
+                       r"|\\end\s*\{document\}")
+PAGE_BREAK = re.compile(r"\\(?:newpage|clearpage|cleardoublepage)(?![A-Za-z])")
 
 LICENSE_FILES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "LICENCE.txt")
 
@@ -238,6 +247,26 @@ def symbols_file(root, inputs):
     return None
 
 
+def front_matter(text):
+    """[{"title", "tex"}] of the pages the main file sets between its title page (\\maketitle) and its
+    contents: each from an unnumbered heading to the next heading or page break, as LaTeX source."""
+    start = text.find("\\maketitle")
+    if start < 0:
+        return []
+    end = FRONT_END.search(text, start)
+    region = text[start:end.start() if end else len(text)]
+    heads = list(FRONT_HEADING.finditer(region))
+    parts = []
+    for i, m in enumerate(heads):
+        stop = heads[i + 1].start() if i + 1 < len(heads) else len(region)
+        brk = PAGE_BREAK.search(region, m.end(), stop)
+        tex = region[m.end():brk.start() if brk else stop].lstrip("% \t\n").rstrip()
+        title = " ".join(next(g for g in m.groups() if g).split())
+        if tex:
+            parts.append({"title": plain_text(title), "tex": tex})
+    return parts
+
+
 def read(main_path):
     """What the main file says of the book (see the module's docstring)."""
     main = Path(main_path)
@@ -258,6 +287,7 @@ def read(main_path):
             "year": year_of(plain_text(date, part_date) if date else "", plain_text(cite) if cite else ""),
             "cite_as": cite,
             "symbols_file": symbols_file(main.parent, inputs),
+            "front_matter": front_matter(text[doc:] if doc >= 0 else ""),
             "license": license_file(main.parent)}
 
 

@@ -115,8 +115,9 @@ def book_document(parts, site_title, site_url, template_dir, tex_path, site_term
                   front=None, formatted=None, words_=None):
     """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
     {"title", "entries": [(slug, the entry's print section)]} (a heading each when there are
-    several); `front`: {"title", "authors", "cite_as", "license", "symbols": (the List of Symbols'
-    text, the macro files' text, the names' targets) or None}; `formatted`: the cited records
+    several); `front`: {"title", "authors", "cite_as", "license", "front_matter": the main file's pages
+    after its title page [{"title", "tex"}], "symbols": (the List of Symbols' text, the macro files'
+    text, the names' targets) or None}; `formatted`: the cited records
     (references.json).  Every entry's reference list goes into the one bibliography at the end."""
     front = front or {}
     bib = bookparts.Bibliography(formatted)
@@ -129,7 +130,7 @@ def book_document(parts, site_title, site_url, template_dir, tex_path, site_term
     return environment(template_dir).get_template("book.tex.j2").render(
         parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=front.get("title") or site_title,
         authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
-        license=license_text(front.get("license")), symbols=symbols, bibliography=bib.latex(), demos=demos,
+        license=license_text(front.get("license")), front_matter=front.get("front_matter") or [], symbols=symbols, bibliography=bib.latex(), demos=demos,
         babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
 
 

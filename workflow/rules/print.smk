@@ -70,6 +70,7 @@ BOOK_FRONT = {
     "authors": DICTIONARY.get("authors") or [],
     "cite_as": DICTIONARY.get("cite_as"),
     "license": DICTIONARY.get("license"),
+    "front_matter": DICTIONARY.get("front_matter") or [],
 }
 # The List of Symbols the main file inputs, set after the contents (none: no such list).
 SYMBOLS = typeset.symbols_path(DICTIONARY)
