@@ -79,7 +79,7 @@ def test_title_forms(tex, text):
 
 
 def test_front_matter_pages_between_the_title_page_and_the_contents():
-    """The real main file's Acknowledgment (a large bold line) and a \section*{Preface}; the title page's
+    """The real main file's Acknowledgment (a large bold line) and a \\section*{Preface}; the title page's
     own material before them, and what follows the contents, are not front matter."""
     text = r"""\begin{document}
 \maketitle

@@ -130,7 +130,8 @@ def book_document(parts, site_title, site_url, template_dir, tex_path, site_term
     return environment(template_dir).get_template("book.tex.j2").render(
         parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=front.get("title") or site_title,
         authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
-        license=license_text(front.get("license")), front_matter=front.get("front_matter") or [], symbols=symbols, bibliography=bib.latex(), demos=demos,
+        license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
+        symbols=symbols, bibliography=bib.latex(), demos=demos,
         babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
 
 
