@@ -9,7 +9,7 @@ import subprocess
 import unicodedata
 
 import pytest
-from test_dictionary_build import build, built_ok, copy_fixture, edit
+from test_dictionary_build import FIXTURE, build, built_ok, copy_fixture, edit
 
 from glossary import dictionary, plan
 from glossary.layout import title_order
@@ -144,3 +144,18 @@ def test_referenced_by_quotes_a_later_sentence_with_its_math(site):
     assert " ".join(quoted.split()).startswith("Feature values are collected in a vector, for instance <math")
     formula = re.search(r"<math.*?</math>", quoted, re.S).group(0)
     assert formula in (site / "terms/feature.html").read_text()
+
+
+def test_a_terms_own_sort_key_places_it_in_the_index_and_the_book(tmp_path):
+    """glossaries' sort= (the real dictionary: "$\\bf 0/1$ loss" with sort={zerooneloss}) orders the term
+    where the authors' glossary prints it: among the z's, not before the a's."""
+    zero = title_order("zerooneloss", r"$\bf 0/1$ loss", "zerooneloss")
+    assert title_order("vector", "vector") < zero and title_order("zerooneloss", r"$\bf 0/1$ loss") < \
+        title_order("abserr", "absolute error")
+    config = copy_fixture(tmp_path / "dict")
+    edit(tmp_path / "dict" / "TinyDict_Math.tex", "{name={vector},", "{name={vector}, sort={aaa vector},")
+    loaded = plan.load({"source": str(config), "site_title": "x", "entries_dir": "entries"}, ".")
+    assert loaded["entries"]["vector"]["sort"] == "aaa vector" and "sort" not in loaded["entries"]["matrix"]
+    assert dictionary.names(loaded)["sort"] == {"vector": "aaa vector"}
+    math = [s for s in dictionary.book_order(loaded) if loaded["entries"][s]["section"] == "math"]
+    assert math[0] == "vector", math

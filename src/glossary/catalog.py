@@ -24,7 +24,8 @@ def build(metas, names, sections, see_also):
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]
     for r in rows:
-        r["sort_as"] = title_order(r["slug"], names["titles"][r["slug"]])[0]     # the name's letters
+        # the name's letters, or the term's own sort key
+        r["sort_as"] = title_order(r["slug"], names["titles"][r["slug"]], names.get("sort", {}).get(r["slug"]))[0]
     rows.sort(key=lambda r: (r["sort_as"], r["slug"]))
     back = {r["slug"]: set() for r in rows}
     for m in metas:

@@ -284,6 +284,7 @@ def names(loaded):
     entries = loaded["entries"]
     return {
         "titles": {slug: e["title"] for slug, e in entries.items()},
+        "sort": {slug: e["sort"] for slug, e in entries.items() if e.get("sort")},
         "sections": {slug: e["section"] for slug, e in entries.items()},
         "targets": {**loaded.get("fallback", {}),
                     **{e["key"]: {"slug": slug, "forms": e["forms"], "title": e["title"]}
@@ -342,4 +343,4 @@ def book_order(loaded):
     rank = {s["id"]: i for i, s in enumerate(loaded["sections"])}
     entries = loaded["entries"]
     return sorted(entries, key=lambda s: (rank.get(entries[s]["section"], len(rank)),
-                                          title_order(s, entries[s]["title"])))
+                                          title_order(s, entries[s]["title"], entries[s].get("sort"))))

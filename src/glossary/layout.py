@@ -18,10 +18,11 @@ TEX_FONT = re.compile(r"\\(?:bf|rm|it|sf|tt|cal|mathbf|mathrm|mathit|mathcal|mat
 TEX_ACCENT = re.compile(r"\\(?:[HcvudbtrkH](?=\{)|['`\"^~=.])")
 
 
-def title_order(slug, title):
+def title_order(slug, title, sort=None):
     """The order of the index, the book and llms.txt: alphabetical by title (read as its letters,
-    whatever TeX or accents it holds), then by slug."""
-    key = TEX_ACCENT.sub("", TEX_FONT.sub("", title))
+    whatever TeX or accents it holds), or by the term's own sort key (glossaries' sort=, which puts
+    "$0/1$ loss" among the z's as "zerooneloss"), then by slug."""
+    key = TEX_ACCENT.sub("", TEX_FONT.sub("", sort if sort else title))
     key = re.sub(r"\\([A-Za-z]+)", r"\1", key).replace("\\ ", " ")
     key = unicodedata.normalize("NFKD", re.sub(r"[${}]", "", key))
     return "".join(c for c in key if not unicodedata.combining(c)).lower(), slug
@@ -29,9 +30,10 @@ def title_order(slug, title):
 
 def others(loaded):
     """Every entry's slug, title and summary, for links between pages (alphabetical by title)."""
-    rows = [{"slug": s, "title": e["title"], "summary": e["summary"], "see_also": e["see_also"]}
-            for s, e in loaded.items()]
-    return sorted(rows, key=lambda r: title_order(r["slug"], r["title"]))
+    rows = [{"slug": s, "title": e["title"], "summary": e["summary"], "see_also": e["see_also"],
+             "sort": e.get("sort")} for s, e in loaded.items()]
+    return [{k: v for k, v in r.items() if k != "sort"}
+            for r in sorted(rows, key=lambda r: title_order(r["slug"], r["title"], r["sort"]))]
 
 
 def page_inputs(slug, loaded):

@@ -470,6 +470,7 @@ class Reader:
             "path": src.rel, "line": src.line(at),
             "body": text, "body_line": src.line(places["description"]),
             "pictures": body.pictures, "graphics": body.graphics, "format": "latex",
+            **({"sort": opts["sort"]} if opts.get("sort") else {}),
         }, body
 
     def slugs(self, entries, places):
