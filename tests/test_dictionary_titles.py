@@ -9,7 +9,7 @@ import subprocess
 import unicodedata
 
 import pytest
-from test_dictionary_build import FIXTURE, build, built_ok, copy_fixture, edit
+from test_dictionary_build import build, built_ok, copy_fixture, edit
 
 from glossary import dictionary, plan
 from glossary.layout import title_order
