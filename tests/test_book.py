@@ -159,6 +159,11 @@ def test_see_also_in_the_book_and_each_term_pdf_linked(work):
         for k in others:
             assert reader.get_destination_page_number(reader.named_destinations[f"term:{slug_of(k)}"]) == \
                 pages[catalog[slug_of(k)]]
+        # the page lists them in the same order, the entry's own
+        html = (out / f"site/terms/{slug_of(key)}.html").read_text()
+        listed = re.findall(r'<li><a href="([^"]+)\.html">', html.split('<ul class="see-also">', 1)[1].split("</ul>")[0])
+        assert listed == [slug_of(k) for k in others], key
+    assert any(others != sorted(others, key=lambda k: catalog[slug_of(k)]) for others in with_lists.values())
 
 
 def test_a_term_pdf_links_its_title_to_its_page(work):

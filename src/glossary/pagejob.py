@@ -49,6 +49,7 @@ def render(job, prose_html=None):
     page = f"terms/{slug}.html"
     # Previous and next within the entry's section (the whole index when no row names one).
     previous, following = reading.section_neighbours(others, slug)
+    by_slug = {o["slug"]: o for o in others}
     titles = reading.section_titles(params.get("sections", []))
     section_id = meta.get("section")
     section = {"id": section_id, "title": titles[section_id]} if section_id in titles else None
@@ -57,6 +58,8 @@ def render(job, prose_html=None):
         prose=pages.accessible_prose(prose_html), referenced_by=params.get("referenced_by", []),
         referring={other: pages.accessible_prose(sentence) for other, sentence in params.get("referring", {}).items()},
         others=others, previous=previous, following=following, has_demo="script" in inp, section=section,
+        # in the order the entry gives them, as its PDF and the authors' book print them
+        see_also=[by_slug[s] for s in meta.get("see_also", []) if s in by_slug],
         prose_figures=len(PROSE_FIGURE.findall(prose_html)),
         site=params.get("site", {}),
         bibtex=pages.bibtex(slug, meta["title"], dict(params.get("site", {}), title=config["site_title"]),
