@@ -161,7 +161,8 @@ def test_see_also_in_the_book_and_each_term_pdf_linked(work):
                 pages[catalog[slug_of(k)]]
         # the page lists them in the same order, the entry's own
         html = (out / f"site/terms/{slug_of(key)}.html").read_text()
-        listed = re.findall(r'<li><a href="([^"]+)\.html">', html.split('<ul class="see-also">', 1)[1].split("</ul>")[0])
+        block = html.split('<ul class="see-also">', 1)[1].split("</ul>")[0]
+        listed = re.findall(r'<li><a href="([^"]+)\.html">', block)
         assert listed == [slug_of(k) for k in others], key
     assert any(others != sorted(others, key=lambda k: catalog[slug_of(k)]) for others in with_lists.values())
 
