@@ -114,7 +114,7 @@ def book_of(main, fields, fallback=None):
 def site_facts(loaded):
     """What every page, feed and PDF says of the dictionary (common.smk's SITE): its title, authors,
     licence, year and imprint, the attribution line, the description and the address."""
-    facts = {k: loaded[k] for k in BOOK_FIELDS if k not in ("cite_as", "symbols_file")}
+    facts = {k: loaded[k] for k in BOOK_FIELDS if k not in ("cite_as", "symbols_file", "front_matter")}
     facts.update(attribution=loaded.get("attribution"), description=loaded["description"],
                  url=loaded.get("site_url", ""))
     return {k: v for k, v in facts.items() if v or k == "title"}
