@@ -153,3 +153,29 @@ def test_a_reverted_edit_is_not_served_after_a_restart(built, tmp_path):
     assert "Traceback" not in out and "preview: stopping" in out, out
     assert time.monotonic() - started < 5, out
     assert kill_left(root) == []
+
+
+@pytest.mark.slow
+def test_a_reverted_edit_is_not_served_while_a_build_fails(built, tmp_path):
+    """Prose rendered into the overlay, then one save that puts the prose back and breaks the front
+    matter: the build that save needs fails, and the page served is the staged one, not the edit."""
+    root = copy_built(built[0], tmp_path / "glossary")
+    md = root / "entries/attention/entry.md"
+    page = "terms/attention.html"
+    original = md.read_bytes()
+    sentence = "A sentence the preview alone has seen."
+    session = Session(root, free_port())
+    try:
+        session.wait_for_line("preview: built in")
+        before = len(session.lines)
+        md.write_bytes(original + f"\n{sentence}\n".encode())
+        session.wait_for_line("attention: page rendered", after=before)
+        assert sentence.encode() in get(session.url + page)[2]
+        before = len(session.lines)
+        md.write_bytes(original.replace(b"title: Attention", b"title: [Attention", 1))
+        session.wait_for_line("preview: build failed", after=before)
+        status, _, body = get(session.url + page)
+        assert status == 200 and sentence.encode() not in body
+    finally:
+        previewmeasure.stop(session.proc)
+    assert "Traceback" not in session.output(), session.output()
