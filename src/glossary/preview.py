@@ -288,10 +288,11 @@ class Preview:
         except OSError as err:
             raise SystemExit(f"error: cannot listen on 127.0.0.1:{port} ({err.strerror}); "
                              "choose another port: make serve PORT=8001") from None
+        prune_overlay(self.root)    # before serving: an earlier session's page may show a reverted edit
+        # started before the try: shutdown() in its finally waits for serve_forever to have run
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
         warmed = False
         try:
-            prune_overlay(self.root)
-            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
             say(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops it)")
             changes = queue.Queue()
             self.watch(changes)
@@ -314,8 +315,8 @@ class Preview:
         except KeyboardInterrupt:
             say("stopping")
         finally:
-            self.stop.set()
             ignore_stop_signals()     # a second Ctrl-C or SIGTERM must not cut the clean-up short
+            self.stop.set()
             self.hub.close()
             self.wait_for_build()
             server.shutdown()
