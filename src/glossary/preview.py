@@ -15,7 +15,8 @@ sources with watchfiles:
 
 The server and its reload channel are glossary.previewserver's; what a save
 changed, glossary.previewsources'; the time from a save to the screen is
-measured by glossary.previewmeasure.  Nothing here writes site/ or .snakemake/.
+measured by glossary.previewmeasure.  Nothing here writes site/; .snakemake/ only
+Snakemake writes (`snakemake --unlock` after a run the preview had to kill).
 
     PYTHONPATH=src python -m glossary.preview --port 8000
 """
