@@ -332,13 +332,17 @@ def snakemake_env():
     return env
 
 
-def _run_once(command, env, lock_fd, on_event):
+def _run_once(command, env, lock_fd, on_event, on_start=None):
     # GLOSSARY_EVENTS=<file>: the events are also appended there, with the seconds since the start
     # (`make bench` and the tests read which jobs ran, and for how long).
     record = open(os.environ["GLOSSARY_EVENTS"], "a", encoding="utf-8") if os.environ.get("GLOSSARY_EVENTS") else None
     start = time.monotonic()
+    # A caller that stops Snakemake itself (the preview: on_start) starts it in its own process group, so
+    # that it can signal, and at last kill, Snakemake and its jobs together.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                            env=env, pass_fds=(lock_fd,))
+                            env=env, pass_fds=(lock_fd,), start_new_session=on_start is not None)
+    if on_start:
+        on_start(proc)
     stderr = []
     reader = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
     reader.start()
@@ -366,18 +370,22 @@ def _run_once(command, env, lock_fd, on_event):
     return Outcome(status, events, "".join(stderr))
 
 
-def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None, config=()):
+def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None, config=(),
+                  on_start=None):
     """Run Snakemake on the staged site (results/site) without publishing; returns an Outcome.
     on_event(dict) gets every event of the glossary logger plugin. Takes the build lock unless the
-    caller holds it (lock_fd); wait=True waits for a running build instead of refusing."""
+    caller holds it (lock_fd); wait=True waits for a running build instead of refusing. on_start(Popen),
+    when given, gets each Snakemake process as it starts, in a process group of its own: the caller
+    stops it (a terminal's Ctrl-C no longer reaches it)."""
     if lock_fd is None:
         with build_lock(wait=wait) as fd:
-            return run_snakemake(cores, extra, on_event, profile, fd, source=source, config=config)
+            return run_snakemake(cores, extra, on_event, profile, fd, source=source, config=config,
+                                 on_start=on_start)
     command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
-    outcome = _run_once(command, env, lock_fd, on_event)
+    outcome = _run_once(command, env, lock_fd, on_event, on_start)
     if outcome.locked and lift_stale_lock(command[0], env):
         print("note: lifted the lock an interrupted build left", flush=True)
-        outcome = _run_once(command, env, lock_fd, on_event)
+        outcome = _run_once(command, env, lock_fd, on_event, on_start)
     elif outcome.locked:
         outcome.summary = ["error: a Snakemake process is running in this folder (pid "
                            f"{', '.join(map(str, snakemake_processes()))}); wait for it to end"]

@@ -15,16 +15,19 @@ sources with watchfiles:
 
 The server and its reload channel are glossary.previewserver's; what a save
 changed, glossary.previewsources'; the time from a save to the screen is
-measured by glossary.previewmeasure.  Nothing here writes site/ or .snakemake/.
+measured by glossary.previewmeasure.  Nothing here writes site/; .snakemake/ only
+Snakemake writes (`snakemake --unlock` after a run the preview had to kill).
 
     PYTHONPATH=src python -m glossary.preview --port 8000
 """
 import argparse
 import contextlib
+import json
 import os
 import queue
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -36,10 +39,15 @@ import yaml
 from glossary import build, catalog, dictionary, jsonio, notation, pagejob, plan
 from glossary.entries import EntryError
 from glossary.previewserver import OVERLAY, STAGED, Handler, Hub, Server
-from glossary.previewsources import TOP_FILES, NeedsBuild, Sources, TexSources
+from glossary.previewsources import TOP_FILES, NeedsBuild, Sources, TexSources, digest
 
 # Small batching windows: a save reaches the page in tens of milliseconds, not watchfiles' default 1.6 s.
 WATCH = {"debounce": 30, "step": 10, "rust_timeout": 200}
+# How long a stopped build may take to end after its interrupt before Snakemake and its jobs are killed.
+STOP_WAIT = 10
+# The sources each page of the overlay was rendered from ({page: {path: sha256}}): a page whose sources
+# have changed since (an edit reverted while no preview ran) is never served.
+OVERLAY_SOURCES = OVERLAY.with_name("preview-sources.json")
 
 
 # --- the preview ---------------------------------------------------------------------------
@@ -70,6 +78,9 @@ class Preview:
         self.build_error = None     # the failed last build's account, until a build succeeds
         self.prose_during_build = set()
         self.lock, self.render_lock = threading.Lock(), threading.Lock()
+        self.snakemake = None   # the running Snakemake process (a Popen), in a process group of its own
+        self.killed = False     # the last Snakemake run was killed: its lock in .snakemake/locks stayed
+        self.interrupted = set()    # the Snakemake processes sent SIGINT
         self.builder = threading.Thread(target=self.build_loop, name="build", daemon=True)
 
     # builds -----------------------------------------------------------------------
@@ -94,7 +105,8 @@ class Preview:
                 with self.lock:
                     self.building = False
                     redo = set(self.prose_during_build)
-            self.render(redo)      # prose saved while Snakemake ran: its page may predate the edit
+            if not self.stop.is_set():
+                self.render(redo)      # prose saved while Snakemake ran: its page may predate the edit
 
     def build(self, reasons):
         hashes, meta = self.sources.snapshot()
@@ -115,8 +127,14 @@ class Preview:
 
         waiting = False
         while True:
+            if self.stop.is_set():
+                return
             try:
-                outcome = build.run_snakemake(cores=self.cores, on_event=on_event, source=self.source)
+                with build.build_lock() as fd:
+                    outcome = build.run_snakemake(cores=self.cores, on_event=on_event, source=self.source,
+                                                  lock_fd=fd, on_start=self.started)
+                    if self.killed:     # lifted under the build lock, before another build can start
+                        self.unlock()
                 break
             except build.BuildBusy as err:
                 if not waiting:
@@ -143,6 +161,21 @@ class Preview:
         self.hub.publish("ok")
         self.hub.publish("reload", {"pages": None})
 
+    def started(self, proc):
+        """run_snakemake's on_start: keep the process to stop; a stop that came first stops it at once."""
+        with self.lock:
+            self.snakemake = proc
+        if self.stop.is_set():
+            self.interrupt(proc)
+
+    def unlock(self):
+        """Lift the Snakemake lock a killed run left in .snakemake/locks, as `snakemake --unlock` does."""
+        command = build.snakemake_command(self.cores, None, ["--unlock", "--quiet"], self.source)
+        done = subprocess.run(command, env=build.snakemake_env(), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, check=False)
+        say("lifted Snakemake's lock" if done.returncode == 0 else "could not lift Snakemake's lock: run "
+            "snakemake --unlock")
+
     # the fast path ----------------------------------------------------------------------
 
     def render(self, slugs):
@@ -156,6 +189,8 @@ class Preview:
         groups = [sorted(slugs)] if self.source and slugs else [[slug] for slug in sorted(slugs)]
         for group in groups:
             started = time.monotonic()
+            # what each page is rendered from, read before it is: an edit during the render outdates it
+            sources = {slug: self.page_sources(slug) for slug in group}
             try:
                 pages = self.pages_html(group)
             except EntryError as err:
@@ -171,6 +206,7 @@ class Preview:
                     "building instead")
                 self.request_build([self.sources.path_of(slug) for slug in group])
                 continue
+            record_overlay(self.root, {f"terms/{slug}.html": sources[slug] for slug in group})
             for slug in group:
                 write_atomic(self.root / OVERLAY / "terms" / f"{slug}.html", pages[slug])
                 done.append(f"/terms/{slug}.html")
@@ -182,6 +218,12 @@ class Preview:
             self.hub.publish("ok")      # a prose mistake shown before is fixed
         if done:
             self.hub.publish("reload", {"pages": done})
+
+    def page_sources(self, slug):
+        """{path: sha256} of the files a fast render of `slug` reads that a build may change: the entry's
+        source file(s) and the last build's model of it."""
+        paths = [*self.sources.source_files(slug), self.root / dictionary.snapshot_path(slug)]
+        return {str(Path(p).resolve()): digest(p) for p in paths}
 
     def pages_html(self, slugs):
         """{slug: its page's HTML} from the prose as it is now, rendered as the build renders it: the
@@ -196,6 +238,8 @@ class Preview:
     def changed(self, paths):
         prose, needs_build = self.sources.classify(paths)
         if needs_build:
+            with self.render_lock:      # a page whose source changed is not served while the build runs
+                prune_overlay(self.root)
             self.request_build(needs_build)
             return
         with self.lock:
@@ -245,14 +289,16 @@ class Preview:
         except OSError as err:
             raise SystemExit(f"error: cannot listen on 127.0.0.1:{port} ({err.strerror}); "
                              "choose another port: make serve PORT=8001") from None
+        prune_overlay(self.root)    # before serving: an earlier session's page may show a reverted edit
+        # started before the try: shutdown() in its finally waits for serve_forever to have run
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
-        say(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops it)")
-        changes = queue.Queue()
-        self.watch(changes)
-        self.request_build([])
-        self.builder.start()
         warmed = False
         try:
+            say(f"serving http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops it)")
+            changes = queue.Queue()
+            self.watch(changes)
+            self.request_build([])
+            self.builder.start()
             while True:
                 try:
                     paths = changes.get(timeout=0.2)
@@ -270,6 +316,7 @@ class Preview:
         except KeyboardInterrupt:
             say("stopping")
         finally:
+            ignore_stop_signals()     # a second Ctrl-C or SIGTERM must not cut the clean-up short
             self.stop.set()
             self.hub.close()
             self.wait_for_build()
@@ -278,17 +325,30 @@ class Preview:
         return 0
 
     def wait_for_build(self):
-        """A build in flight gets SIGINT (Ctrl-C in a terminal already sent it) and is waited for."""
-        if not self.builder.is_alive():
-            return
-        if self.building:
-            say("waiting for the build to stop")
-        self.builder.join(timeout=3)
-        if self.builder.is_alive():
-            for pid in children():
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGINT)
-            self.builder.join()
+        """A build in flight gets SIGINT, as Ctrl-C gives `make site`, and STOP_WAIT seconds to end; then
+        Snakemake and its jobs are killed, and the lock Snakemake left is lifted (the builder's thread
+        holds the build lock until then)."""
+        deadline = None
+        while self.builder.is_alive():     # without Snakemake running, it sees self.stop within a second
+            with self.lock:
+                proc = self.snakemake
+            if deadline is None and proc is not None and proc.poll() is None:
+                say("waiting for the build to stop")
+                self.interrupt(proc)
+                deadline = time.monotonic() + STOP_WAIT
+            if deadline is not None and time.monotonic() > deadline and not self.killed:
+                say(f"the build did not stop within {STOP_WAIT} s: killing Snakemake and its jobs")
+                self.killed = True
+                signal_group(proc, signal.SIGKILL)
+            self.builder.join(timeout=0.1)
+
+    def interrupt(self, proc):
+        """SIGINT to a Snakemake run, once: a second one would cut its own clean-up short."""
+        with self.lock:
+            if proc.pid in self.interrupted:
+                return
+            self.interrupted.add(proc.pid)
+        signal_group(proc, signal.SIGINT)
 
 
 def page_context(source, config, repo):
@@ -308,16 +368,17 @@ def page_context(source, config, repo):
             "site": site}
 
 
-def children():
-    """The ids of this process's child processes (Snakemake, during a build)."""
-    me, out = os.getpid(), []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == me:
-                    out.append(int(entry.name))
-    return out
+def signal_group(proc, signum):
+    """Send signum to Snakemake's process group: Snakemake and the jobs it runs."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signum)
+
+
+def ignore_stop_signals():
+    """Once stopping, SIGINT and SIGTERM are noted, not raised again (only the main thread sets them)."""
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: say("already stopping"))
 
 
 def write_atomic(path, text):
@@ -331,6 +392,40 @@ def write_atomic(path, text):
 def clear_overlay(root="."):
     """After a good build results/site is current: the preview's own pages go."""
     shutil.rmtree(Path(root) / OVERLAY, ignore_errors=True)
+    Path(root, OVERLAY_SOURCES).unlink(missing_ok=True)
+
+
+def overlay_record(root):
+    try:
+        return jsonio.read(Path(root) / OVERLAY_SOURCES)
+    except (OSError, ValueError):
+        return {}
+
+
+def record_overlay(root, pages):
+    """Note what each page about to be written to the overlay is rendered from ({page: {path: sha256}});
+    written before the pages, so that a page is never on disk without its sources noted."""
+    write_atomic(Path(root) / OVERLAY_SOURCES, json.dumps(dict(overlay_record(root), **pages), indent=1,
+                                                          sort_keys=True))
+
+
+def prune_overlay(root="."):
+    """Remove the overlay's pages whose sources changed since they were rendered (an earlier preview's
+    pages, the edit since reverted or the build since redone), and those with no record of their sources."""
+    overlay, record = Path(root) / OVERLAY, overlay_record(root)
+    kept = {}
+    for page in sorted(p for p in overlay.rglob("*") if p.is_file()) if overlay.is_dir() else []:
+        rel = page.relative_to(overlay).as_posix()
+        sources = record.get(rel)
+        if sources and all(digest(path) == sha for path, sha in sources.items()):
+            kept[rel] = sources
+        else:
+            page.unlink()
+            say(f"dropped {OVERLAY / rel}: its sources changed since it was rendered")
+    if kept:
+        write_atomic(Path(root) / OVERLAY_SOURCES, json.dumps(kept, indent=1, sort_keys=True))
+    else:
+        clear_overlay(root)
 
 
 def interrupt(signum, frame):
@@ -347,6 +442,9 @@ def main(argv=None):
                         help="the folder to build in (results/ and logs/ there); default: this repository")
     parser.add_argument("--editions", default=None, help="not for the preview (make site builds editions)")
     args = parser.parse_args(argv)
+    # SIGTERM (kill, a service manager) stops the preview as Ctrl-C does, from here on.
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)    # even when started with SIGINT ignored (`&`)
     if args.editions:
         print("error: make serve previews the base edition (SOURCE=) alone "
               "(EDITIONS= is for make site)", file=sys.stderr)
@@ -359,9 +457,11 @@ def main(argv=None):
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         os.chdir(args.out)
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGINT, signal.default_int_handler)    # even when started with SIGINT ignored (`&`)
-    return Preview(".", cores=args.cores, source=source, repo=build.REPO).run(args.port)
+    try:
+        return Preview(".", cores=args.cores, source=source, repo=build.REPO).run(args.port)
+    except KeyboardInterrupt:   # stopped while starting, or a second signal during the clean-up
+        say("stopped")
+        return 0
 
 
 if __name__ == "__main__":

@@ -69,6 +69,10 @@ class Sources:
     def path_of(self, slug):
         return f"{self.entries_dir}/{slug}/entry.md"
 
+    def source_files(self, slug):
+        """The files entry `slug`'s prose is read from."""
+        return [self.root / self.path_of(slug)]
+
     def model(self, slug):
         """Entry `slug`'s model as the build's reader (glossary.entries) reads it now, from the working
         folder as the build does; NeedsBuild when more than its prose differs from the last build's."""
@@ -159,6 +163,12 @@ class TexSources:
     def path_of(self, slug):
         model = self.models.get(slug)
         return model["path"] if model else str(self.source)
+
+    def source_files(self, slug):
+        """The files term `slug`'s description is read from: its glossary file and the main or YAML file."""
+        model = self.models.get(slug)
+        found = [Path(self.meta["root"]) / model["path"]] if model and self.meta else []
+        return found + [self.source]
 
     def model(self, slug):
         """The model classify() left for `slug`: the last build's, with the description as it is now."""
