@@ -193,6 +193,8 @@ def test_fixture_edition_reads_as_the_tex_fixture():
         if slug in ("gd", "mse"):       # written as \newglossaryentry in the .tex edition: no short, long
             forms["firstplural"] = mine["forms"]["firstplural"]
             forms.update({k: mine["forms"][k] for k in ("short", "long")})
+        if slug == "learningrate":     # a @symbol here: sorted by its id, as bib2gls sorts symbols
+            assert mine.pop("sort") == "learningrate" and "sort" not in entry
         assert {k: v for k, v in mine.items() if k not in where} == \
             {k: v for k, v in entry.items() if k not in where} | {"forms": forms}, slug
     kinds = {m.group(1) for f in BIB_FIXTURE.glob("*.bib") for m in re.finditer(r"^@(\w+)\{", f.read_text(), re.M)}

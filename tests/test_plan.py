@@ -29,8 +29,9 @@ def test_a_yaml_source_is_parsed_once_for_every_question(reads):
     assert plan.edition_runs(source) == [{"lang": "en", "source": str(source.path), "prefix": "", "folder": "."}]
     assert source.roots(REPO)[1:] == [(str(FIXTURE), ["dictionary.yaml"]), (str(FIXTURE), ["."])]
     read = source.read()
-    assert read["config"]["demos"]["gd"]["kind"] == "plain" and len(read["entries"]) == 20
+    assert read["config"]["demos"]["gd"]["kind"] == "plain"
     assert len(reads) == 1
+    assert sorted(read["entries"]) == sorted(texdict.read(source.main)["entries"])     # the main file's terms
 
 
 def test_a_main_tex_file_is_its_own_main_and_no_yaml_is_read(reads):

@@ -261,6 +261,7 @@ def entries(src, kind, key, at, items, resource_type, styles):
         default("description", "")
     elif kind in ("symbol", "number") and "symbol" in given:
         default("name", *given["symbol"])
+        default("sort", key, at)        # bib2gls' symbol-sort-fallback: the record's id
     elif kind in ("abbreviation", "acronym"):
         abbreviation(src, kind, key, at, given, styles, default)
     found = [(key, at, options)]

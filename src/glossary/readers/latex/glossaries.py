@@ -193,12 +193,13 @@ def abbreviation(src, m, styles, category="abbreviation", described=False):
 
 
 def symbol(src, m, styles):
-    """\\glsxtrnewsymbol[opts]{key}{symbol}: the symbol its name, in the symbols glossary."""
+    """\\glsxtrnewsymbol[opts]{key}{symbol}: the symbol its name, in the symbols glossary, sorted by its
+    key (glossaries-extra sets sort= to the label)."""
     pos, given = optional_options(src, m, "", m.end())
     key, args, end = arguments(src, m, 2, pos)
     check_inside(src, m, key, m.end(), end)
     names = {name for name, _, _ in given}
-    options = [("name", args[0][0], args[0][1]), ("type", SYMBOLS_TYPE, args[0][1])]
+    options = [("name", args[0][0], args[0][1]), ("type", SYMBOLS_TYPE, args[0][1]), ("sort", key, args[0][1])]
     return key, [o for o in options if o[0] not in names] + given, end
 
 
