@@ -156,6 +156,6 @@ def test_a_terms_own_sort_key_places_it_in_the_index_and_the_book(tmp_path):
     edit(tmp_path / "dict" / "TinyDict_Math.tex", "{name={vector},", "{name={vector}, sort={aaa vector},")
     loaded = plan.load({"source": str(config), "site_title": "x", "entries_dir": "entries"}, ".")
     assert loaded["entries"]["vector"]["sort"] == "aaa vector" and "sort" not in loaded["entries"]["matrix"]
-    assert dictionary.names(loaded)["sort"] == {"vector": "aaa vector"}
+    assert dictionary.names(loaded)["sort"] == {"vector": "aaa vector", "sgn": "sgn"}     # a symbol: its key
     math = [s for s in dictionary.book_order(loaded) if loaded["entries"][s]["section"] == "math"]
     assert math[0] == "vector", math
