@@ -170,7 +170,7 @@ def test_missing_src_file_and_unknown_style(tmp_path):
     assert message.startswith("main.tex:5: \\GlsXtrLoadResources[src={terms,other}]: no file other.bib under ")
     assert "fix the name in src= or add the .bib file" in message
     message = error(tmp_path, "@abbreviation{x, short={X}, long={ex}}\n", style="\\setabbreviationstyle{footnote}")
-    assert message.startswith("main.tex: \\setabbreviationstyle{footnote}: the reader knows the styles ")
+    assert message.startswith("main.tex:4: \\setabbreviationstyle{footnote}: the reader knows the styles ")
 
 
 def test_fixture_edition_reads_as_the_tex_fixture():

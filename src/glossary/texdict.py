@@ -413,7 +413,7 @@ class Reader:
                 macro_files.append(source.rel)
                 self.macros |= macro_names([source.text])
         self.macros |= macro_names([preamble])
-        self.styles = glossaries.styles_of(preamble, src.rel)
+        self.styles = glossaries.styles_of(preamble, src)
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
         self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}

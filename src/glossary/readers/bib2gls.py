@@ -67,7 +67,7 @@ RECORDS = ("entry", "index", "symbol", "number", "abbreviation", "acronym", "dua
 def resources(preamble, main_src, root, source_class):
     """The records of every .bib file the preamble's \\GlsXtrLoadResources name, in order:
     [(source, [(key, offset, [(field, value, value offset)])])]."""
-    styles = glossaries.styles_of(preamble, main_src.rel)
+    styles = glossaries.styles_of(preamble, main_src)
     out = []
     for m in LOAD.finditer(preamble):
         opts = resource_options(preamble, m.end(), main_src)
@@ -287,11 +287,8 @@ def abbreviation(src, kind, key, at, given, styles, default):
             raise EntryError(f"{src.where(at)}: term {key!r}: @{kind} needs {field}={{...}}; add it "
                              f"(short= the abbreviation, long= what it stands for)")
     category = given.get("category", (kind, at))[0]
-    style = styles.get(category, styles.get(kind))
-    if style not in STYLES:
-        raise EntryError(f"{src.where(at)}: term {key!r}: abbreviation style {style!r} (category {category}) "
-                         f"is not one this reader knows; use one of {', '.join(STYLES)}")
-    name, first, long_is_description = STYLES[style]
+    # a category without a style of its own takes its kind's (styles_of checked every style given)
+    name, first, long_is_description = STYLES[styles.get(category, styles[kind])]
     short, short_at = given["short"]
     long, long_at = given["long"]
     plurals = {"short": given.get("shortplural", (short + "s",))[0], "long": given.get("longplural", (long + "s",))[0]}

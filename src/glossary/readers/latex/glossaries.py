@@ -79,13 +79,14 @@ def defines_terms(text):
     return DEFINE.search(text) is not None
 
 
-def styles_of(preamble, where="the main file"):
-    """{category: abbreviation style} of a preamble, glossaries-extra's defaults for the others."""
+def styles_of(preamble, src):
+    """{category: abbreviation style} of a preamble (the text of `src`, the main file, up to
+    \\begin{document}), glossaries-extra's defaults for the others."""
     styles = dict(DEFAULT_STYLES)
     for m in STYLE.finditer(preamble):
         style = m.group(2).strip()
         if style not in STYLES:
-            raise EntryError(f"{where}: \\setabbreviationstyle{{{style}}}: the reader knows the styles "
+            raise EntryError(f"{src.where(m.start())}: \\setabbreviationstyle{{{style}}}: the reader knows the styles "
                              f"{', '.join(sorted(STYLES))}; use one of them")
         styles[(m.group(1) or "abbreviation").strip()] = style
     return styles
