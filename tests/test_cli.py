@@ -16,6 +16,7 @@ from conftest import REPO, pinned_environ, tree_bytes
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from packaging.utils import canonicalize_name
+from test_ci_workflow import actionlint
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 COMMANDS = ("build", "serve", "verify", "init", "lsp", "mcp")
@@ -174,3 +175,13 @@ def test_lsp_speaks_lsp_over_stdio(glossary, tmp_path):
     served = subprocess.run([str(glossary), "lsp"], cwd=tmp_path / "texdict", input=talk, capture_output=True,
                             timeout=120)
     assert b'"id":1' in served.stdout.replace(b" ", b"") and b"capabilities" in served.stdout, served.stderr[-2000:]
+
+
+def test_the_dictionarys_workflow_in_the_docs_passes_actionlint(tmp_path):
+    text = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    [workflow] = re.findall(r"^```yaml\n(.*?)^```", text, re.M | re.S)
+    path = tmp_path / ".github" / "workflows" / "site.yml"
+    path.parent.mkdir(parents=True)
+    path.write_text(workflow, encoding="utf-8")
+    assert "glossary build" in workflow and "path: _build/site" in workflow
+    assert actionlint(path) == []
