@@ -3,6 +3,7 @@ from this clone offline (hatchling, pinned in requirements.lock) and installed i
 venv's packages; run in a copy of the fixture dictionary, it builds there the site `python -m glossary.build`
 builds from the clone, byte for byte, finds nothing to do a second time, writes a YAML file the reader accepts,
 and serves the built site over MCP."""
+import importlib.util
 import json
 import re
 import shutil
@@ -35,6 +36,8 @@ def lock_pins():
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    # hatchling is in requirements.lock: a venv without it predates the lock, and `make` rebuilds it
+    assert importlib.util.find_spec("hatchling"), "hatchling is missing from the venv: `make setup` rebuilds it"
     out = tmp_path_factory.mktemp("wheel")
     run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                           "--disable-pip-version-check", "-w", str(out), str(REPO)], capture_output=True, text=True)
