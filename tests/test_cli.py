@@ -154,6 +154,9 @@ def test_init_writes_a_yaml_file_the_reader_accepts(glossary, tmp_path):
 
 
 def test_lsp_says_when_the_language_server_is_not_installed(glossary, tmp_path):
+    if importlib.util.find_spec("glossary.lsp") is None:      # this package has none: the command as it is
+        told = run(glossary, "lsp", cwd=tmp_path, timeout=60)
+        assert told.returncode == 1 and "error: the language server is not installed" in told.stderr, told.stderr
     python = glossary.with_name("python")
     # the installed package without glossary.lsp (or pygls), as a branch or an install without it has it
     absent = "import sys; sys.modules['glossary.lsp'] = None; from glossary import cli; sys.exit(cli.main(['lsp']))"

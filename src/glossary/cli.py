@@ -155,15 +155,16 @@ def run_init(args):
 
 def run_lsp(args):
     try:
-        # pygls and the project's reader: about 0.3 s, which no other command should pay
-        from glossary import lsp
+        # pygls and the project's reader: about 0.3 s, which no other command should pay; `import glossary.lsp`,
+        # not `from glossary import lsp`, whose absence would be an ImportError like any other
+        import glossary.lsp
     except ModuleNotFoundError as err:
         if err.name not in ("glossary.lsp", "pygls", "lsprotocol"):
             raise
         print(f"error: the language server is not installed ({err.name} is missing)", file=sys.stderr)
         return 1
     sys.argv[1:] = args     # its main() reads its options from the command line
-    return lsp.main() or 0
+    return glossary.lsp.main() or 0
 
 
 def run_mcp(args):
