@@ -7,8 +7,13 @@ import importlib.util
 import json
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 import zipfile
 
 import anyio
@@ -132,6 +137,44 @@ def test_build_in_the_dictionary_folder_is_the_clones_build(glossary, tmp_path):
     listed = anyio.run(talk)
     assert not listed.is_error, listed.content[0].text
     assert len(listed.structured_content["result"]) == len(list((site / "terms").glob("*.html")))
+
+    # `glossary serve` there builds in _build/, and does not take its own build's writes for edits (which
+    # rebuilt every few seconds, each build's log a "change")
+    said = serve(glossary, tmp_path / "texdict", settle=10)
+    assert said.count("preview: building") == 1 and "preview: built in" in said, said
+    assert f"<title>{title(site / 'index.html')}</title>" in said.split("PAGE:", 1)[1]
+
+
+def title(page):
+    return re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8")).group(1)
+
+
+def serve(glossary, folder, settle):
+    """What `glossary serve` printed in `folder` until its first build ended and `settle` seconds more,
+    stopped by SIGINT, then PAGE: and the index page it served."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = pinned_environ()
+    env.pop("PYTHONPATH")
+    proc = subprocess.Popen([str(glossary), "serve", "--port", str(port), "--cores", "2"], cwd=folder, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 600
+        while not any("preview: built in" in line for line in lines) and time.monotonic() < deadline:
+            assert proc.poll() is None, "".join(lines)
+            time.sleep(0.5)
+        time.sleep(settle)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as r:
+            page = r.read().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+    return "".join(lines) + "PAGE:" + page
 
 
 def test_init_writes_a_yaml_file_the_reader_accepts(glossary, tmp_path):
