@@ -108,7 +108,6 @@ def test_a_folder_without_a_dictionary_is_told(glossary, tmp_path):
 @pytest.mark.slow
 def test_build_in_the_dictionary_folder_is_the_clones_build(glossary, tmp_path):
     shutil.copytree(FIXTURE, tmp_path / "texdict")
-    (tmp_path / "empty").mkdir()
     # the reference: this clone's driver, as make site SOURCE= OUT= runs it
     reference = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
                                 str(tmp_path / "texdict" / "dictionary.yaml"), "--out", str(tmp_path / "reference")],
