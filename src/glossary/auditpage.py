@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from glossary import assets
 from glossary.browser import CHROMIUM, CHROMIUM_ARGS
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = assets.ROOT
 AXE = REPO / "node_modules/axe-core/axe.min.js"
 
 # Where an equation number is shown: in a display formula's box (a MathML label row, or text beside).

@@ -27,12 +27,12 @@ import threading
 import time
 from pathlib import Path
 
-from glossary import editions, plan, publish, stamp
+from glossary import assets, editions, plan, publish, stamp
 
 STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
 # lets go of it when they die, however they die.
-LOCK = Path("results/.build.lock")
+LOCK = Path(plan.LOCK)
 MAX_LINES = 10
 # Builds shorter than this show no estimate of the time left.
 ETA_AFTER = 3.0
@@ -260,7 +260,7 @@ def lift_stale_lock(snakemake, env):
     process holds the folder (a killed build left it); True when lifted."""
     if snakemake_processes():
         return False
-    subprocess.run([str(snakemake), "--unlock", "--quiet"], env=env, stdout=subprocess.DEVNULL,
+    subprocess.run([*snakemake, "--unlock", "--quiet"], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     return True
 
@@ -306,12 +306,19 @@ class Progress:
             print(f"  [{self.done:>{width}}/{self.total or '?'}] {event['rule_msg']}{left}", flush=True)
 
 
-REPO = Path(__file__).resolve().parents[2]
+# The folder of the Snakefile: this clone, or an installed package's copy (glossary.assets).
+REPO = assets.ROOT
+
+
+def snakemake_program():
+    """Snakemake as this interpreter runs it: the `snakemake` script beside it (a venv, pipx), else `python -m
+    snakemake` (a `pip install --user` puts scripts in ~/.local/bin, a venv layered on another has none)."""
+    script = Path(sys.executable).with_name("snakemake")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "snakemake"]
 
 
 def snakemake_command(cores, profile, extra, source=None, config=()):
-    snakemake = Path(sys.executable).with_name("snakemake")
-    command = [str(snakemake), "--logger", "glossary", "--rerun-incomplete"]
+    command = [*snakemake_program(), "--logger", "glossary", "--rerun-incomplete"]
     command += ["--profile", profile] if profile else ["--cores", str(cores)]
     if Path.cwd().resolve() != REPO:
         # building in another folder (OUT=): the workflow and its profile stay in the repository
@@ -327,7 +334,7 @@ def snakemake_command(cores, profile, extra, source=None, config=()):
 def snakemake_env():
     """Snakemake finds the logger plugin (src/snakemake_logger_plugin_glossary) on PYTHONPATH."""
     env = dict(os.environ)
-    src = str(Path(__file__).resolve().parents[1])
+    src = str(assets.SRC)
     env["PYTHONPATH"] = os.pathsep.join([src] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 
@@ -383,7 +390,7 @@ def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, 
                                  on_start=on_start)
     command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
     outcome = _run_once(command, env, lock_fd, on_event, on_start)
-    if outcome.locked and lift_stale_lock(command[0], env):
+    if outcome.locked and lift_stale_lock(snakemake_program(), env):
         print("note: lifted the lock an interrupted build left", flush=True)
         outcome = _run_once(command, env, lock_fd, on_event, on_start)
     elif outcome.locked:

@@ -18,9 +18,11 @@ so by slug.
 import posixpath
 from pathlib import Path
 
+from glossary import assets
+
 PLAN = "results/editions.json"
 VIEW = "results/edition.json"
-MESSAGES = Path(__file__).resolve().parents[2] / "templates" / "messages"
+MESSAGES = assets.path("templates/messages")
 # Each language: its own name (the switcher's) and babel's language (the PDFs); which ones the
 # search stems is glossary.reading's (SNOWBALL).
 LANGUAGES = {

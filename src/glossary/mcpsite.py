@@ -20,12 +20,12 @@ import re
 import tempfile
 from pathlib import Path
 
-from glossary import citations, reading
+from glossary import assets, citations, reading
 
 # The URI of a term as a resource: its edition's language and its slug.
 SCHEME = "glossary"
 # The IEEE style the build formats every reference with (rules terms and print).
-CSL = Path(__file__).resolve().parents[2] / "templates" / "csl" / "ieee.csl"
+CSL = assets.path("templates/csl/ieee.csl")
 HOW_TO_BUILD = ("build one first: `make site` in a clone of the glossary project (or `python -m glossary.build "
                 "--source <your dictionary.yaml> --out <folder>`, then the site is <folder>/site), "
                 "and start the server in the folder holding site/ or with --site <the site folder>")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import demo, entries, jsonio, layout, pages, prose, reading
+from glossary import assets, demo, entries, jsonio, layout, pages, prose, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -130,7 +130,7 @@ def run_batch(smk):
 
 # --- the preview: pages whose prose alone changed, rendered as the build renders them -------------
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = assets.ROOT
 
 
 def dictionary_context(macro_files, repo=REPO):

@@ -17,14 +17,15 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from glossary import catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
+from glossary import assets, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
 from glossary import entries as glossary_entries
 
 YAML_SUFFIXES = (".yaml", ".yml")
 # This repository's files that every build reads (what the stamp of a no-op build hashes).
-SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflow", "scripts", "templates", "src",
-           "entries")
+SOURCES = assets.SOURCES
 STAGED = "results/site"
+# Held by a running build; a folder that holds it is a build's folder, whose files are no source.
+LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
@@ -106,7 +107,7 @@ class Source:
     def roots(self, repo="."):
         """[(folder, names under it)] of what a build reads: this repository's sources, and for a
         dictionary kept elsewhere its file and everything in its main file's folder (glossary.stamp)."""
-        roots = [(str(repo), SOURCES)]
+        roots = [assets.own_files(repo)]
         if self.path:
             source = self.path.resolve()
             roots.append((str(source.parent), [source.name]))
@@ -263,8 +264,10 @@ class Plan:
     def lib(self, script):
         """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an
         edit of any of them reruns the rule's jobs)."""
-        found = imports.closure(str(self.repo / f"scripts/{script}.py"), str(self.repo / "src"))
-        return [self.repo_file(str(Path(p).relative_to(self.repo))) for p in found]
+        found = imports.closure(str(self.repo / f"scripts/{script}.py"), str(assets.src_of(self.repo)))
+        # an installed package's modules lie beside its copy of the repository's files, not under it
+        return [self.repo_file(str(Path(p).relative_to(self.repo))) if Path(p).is_relative_to(self.repo) else p
+                for p in found]
 
     # --- an entry's demo and figures ---------------------------------------------------------------
 

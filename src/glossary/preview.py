@@ -265,10 +265,15 @@ class Preview:
         # A second, flat watch of the repository for config.yaml and Snakefile: an editor that saves by
         # renaming replaces the file a file watch would hold.
         top = {str((self.repo / f).resolve()) for f in TOP_FILES}
+        # The build's folder inside a watched one (the `glossary` command's _build/ in the dictionary's
+        # folder): its own writes are no edit.
+        own = self.root.resolve()
+        own = own if any(own.is_relative_to(Path(f).resolve()) for f in folders) else None
 
         def run(paths, recursive, keep=None):
             for batch in watchfiles.watch(*paths, recursive=recursive, stop_event=self.stop, **WATCH):
-                paths = {p for _, p in batch if keep is None or str(Path(p).resolve()) in keep}
+                paths = {p for _, p in batch if (keep is None or str(Path(p).resolve()) in keep)
+                         and not (own and Path(p).resolve().is_relative_to(own))}
                 if paths:
                     changes.put(paths)
 

@@ -11,14 +11,14 @@ import html
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
+from glossary import assets
 from glossary.layout import title_order
 
 # The lunr.js build the site publishes (templates/vendor/), and lunr.py writes an index for.
 LUNR_JS = "lunr-2.3.9.min.js"
 # lunr-languages (templates/vendor/): the stemmer support, and per language its pipeline functions.
-VENDOR = Path(__file__).resolve().parents[2] / "templates" / "vendor"
+VENDOR = assets.path("templates/vendor")
 LUNR_SUPPORT = "lunr.stemmer.support.min.js"
 # nltk's Snowball stemmers by lunr-languages' language code.
 SNOWBALL = {"de": "german", "fr": "french", "es": "spanish", "it": "italian", "fi": "finnish"}

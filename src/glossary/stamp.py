@@ -13,23 +13,32 @@ usual.  What the digests cannot see: the system's TeX Live and poppler.
 """
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
-from glossary.plan import SOURCES, Source
+from glossary.plan import LOCK, SOURCES, Source
 
 SITE = "site"
 STAMP = "results/.site-stamp.json"
 
 
+def walk(folder):
+    """The files under `folder`, but those of a build's folder below it (one holding plan.LOCK: the
+    `glossary` command's _build/ inside the dictionary's folder), which are the build's, not its sources."""
+    for top, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if not (Path(top) / f / LOCK).is_file()]
+        yield from (Path(top) / name for name in names)
+
+
 def files(root, names):
     """The files under root/name for each name, relative, sorted; caches of Python and git's
-    records left out."""
+    records, and builds' folders, left out."""
     root = Path(root)
     found = []
     for name in names:
         path = root / name
-        candidates = [path] if path.is_file() else path.rglob("*")
+        candidates = [path] if path.is_file() else walk(path)
         found += [p for p in candidates if p.is_file() and not {"__pycache__", ".git"} & set(p.parts)]
     return sorted(p.relative_to(root).as_posix() for p in found)
 

@@ -429,7 +429,8 @@ def main(argv=None, repo_default=None):
 
 def _rebuild_and_compare(repo, work, manifest, name, cores, fmt="text", source=None):
     # With a report for machines on standard output, the progress goes to standard error.
-    print(f"verify: clean build of {repo.name} in a temporary folder ...", flush=True,
+    # a dictionary's folder, not the installed package's copy of the build files (glossary.assets)
+    print(f"verify: clean build of {(source.parent if source else repo).name} in a temporary folder ...", flush=True,
           file=sys.stdout if fmt == "text" else sys.stderr)
     try:
         ok, output = rebuild(repo, work, cores, source=source)

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import yaml
 
+from glossary import assets
 from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
 
 # A demo's csv and figures are declared as an entry.md declares them: one schema for both.
-ENTRY_PROPERTIES = yaml.safe_load((Path(__file__).resolve().parents[4] / "workflow/schemas/entry.schema.yaml")
+ENTRY_PROPERTIES = yaml.safe_load(assets.path("workflow/schemas/entry.schema.yaml")
                                   .read_text(encoding="utf-8"))["properties"]
 CONFIG_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
