@@ -19,6 +19,7 @@ docs/lsp.md tells how to hook it into an editor.
 import argparse
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,9 +32,12 @@ from glossary.entries import EntryError
 from glossary.lspdesk import Desk
 from glossary.lspindex import find, range_of
 
+LOG = logging.getLogger(__name__)
 NAME = "glossary"
 VERSION = "1"
 TRIGGERS = ["{", ",", "\\", "="]
+# Seconds without an edit before the translations are checked again after an edit of the base.
+IDLE = 0.5
 COMPLETION_KIND = {"gls": types.CompletionItemKind.Reference, "cite": types.CompletionItemKind.Reference,
                    "ref": types.CompletionItemKind.Reference, "macro": types.CompletionItemKind.Function,
                    "type": types.CompletionItemKind.EnumMember}
@@ -47,7 +51,7 @@ class GlossaryServer(LanguageServer):
         super().__init__(NAME, VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.desk, self.source, self.folder, self.options = None, None, None, None
         self.worker = ThreadPoolExecutor(max_workers=1)
-        self.pending, self.task = [], None
+        self.pending, self.later, self.task, self.wake = [], [], None, asyncio.Event()
         self.shown = {}          # path -> {edition's lang: [Diagnostic]}
 
     def start(self, folder, options):
@@ -63,27 +67,43 @@ class GlossaryServer(LanguageServer):
 
     # --- diagnostics --------------------------------------------------------------------------
 
-    def schedule(self, editions):
-        """Check these editions next, in order (those already waiting keep their place)."""
+    def schedule(self, editions, later=()):
+        """Check these editions next, in order, and `later` ones once the buffers have been still for
+        IDLE seconds (a translation after an edit of its base: a keystroke need not wait for them)."""
         for edition in editions:
             if edition not in self.pending:
                 self.pending.append(edition)
+            if edition in self.later:
+                self.later.remove(edition)
+        self.later += [e for e in later if e not in self.later and e not in self.pending]
+        self.wake.set()
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
 
     async def run(self):
         loop = asyncio.get_running_loop()
-        while self.pending:
+        while self.pending or self.later:
+            if not self.pending:
+                self.wake.clear()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), IDLE)
+                    continue
+                except asyncio.TimeoutError:
+                    self.pending.append(self.later.pop(0))
             edition = self.pending.pop(0)
+            start = time.perf_counter()
             await loop.run_in_executor(self.worker, self.desk.check, edition, dict(self.desk.overlay))
+            checked = time.perf_counter()
             self.publish(edition)
+            LOG.info("%s edition: checked in %.0f ms, published in %.0f ms", edition.lang,
+                     (checked - start) * 1000, (time.perf_counter() - checked) * 1000)
 
     def changed(self, uri):
         """A buffer changed: its edition is checked first; an edit of the base edition can change
         what its translations may refer to, so they follow."""
         path = Path(uris.to_fs_path(uri)).resolve()
         edition = self.desk.edition_of(path)
-        self.schedule([edition] + (self.desk.editions[1:] if edition.is_base else []))
+        self.schedule([edition], self.desk.editions[1:] if edition.is_base else [])
 
     def publish(self, edition):
         found = {}
@@ -91,7 +111,8 @@ class GlossaryServer(LanguageServer):
             text = self.text_of(path)
             found[path] = [diagnostic(m, text, edition) for m in mistakes]
         for path, line, construct, count in self.desk.unknown(edition):
-            row = self.text_of(path).split("\n")[line - 1] if self.text_of(path).count("\n") >= line - 1 else ""
+            rows = self.text_of(path).split("\n")
+            row = rows[line - 1] if line <= len(rows) else ""
             found.setdefault(path, []).append(types.Diagnostic(
                 types.Range(types.Position(line - 1, len(row) - len(row.lstrip())), types.Position(line - 1, len(row))),
                 f"the reader does not know {construct}: the site shows it as text ({count} in the dictionary, "
@@ -105,9 +126,6 @@ class GlossaryServer(LanguageServer):
         text = self.desk.overlay.get(str(path))
         if text is not None:
             return text
-        index = self.desk.index(path)
-        if index is not None:
-            return index.text
         try:
             return Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -162,6 +180,7 @@ def did_open(ls, params):
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls, params):
     if ls.desk:
+        LOG.info("change of %s", params.text_document.uri)
         document = ls.workspace.get_text_document(params.text_document.uri)
         ls.desk.overlay[str(Path(uris.to_fs_path(document.uri)).resolve())] = document.source
         ls.changed(params.text_document.uri)
@@ -278,7 +297,7 @@ def main(argv=None):
     parser.add_argument("--log", help="a file to log to (the protocol runs on stdout)")
     args = parser.parse_args(argv)
     if args.log:
-        logging.basicConfig(filename=args.log, level=logging.INFO)
+        logging.basicConfig(filename=args.log, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     server.source = args.source and str(Path(args.source).resolve())
     server.start_io()
 

@@ -25,8 +25,8 @@ class Session:
     """One server and the client connected to it; every publishDiagnostics kept, by URI, with the
     time it arrived (time.perf_counter())."""
 
-    def __init__(self, folder, source=None, python=sys.executable):
-        self.folder, self.source, self.python = Path(folder), source, python
+    def __init__(self, folder, source=None, python=sys.executable, args=()):
+        self.folder, self.source, self.python, self.args = Path(folder), source, python, list(args)
         self.client = LanguageClient("glossary-client", "1")
         self.published = {}          # uri -> [(time, [Diagnostic])]
         self.arrived = asyncio.Condition()
@@ -40,7 +40,7 @@ class Session:
 
     async def __aenter__(self):
         env = dict(os.environ, PYTHONPATH=str(SRC))
-        await self.client.start_io(self.python, "-m", "glossary.lsp", env=env, cwd=str(self.folder))
+        await self.client.start_io(self.python, "-m", "glossary.lsp", *self.args, env=env, cwd=str(self.folder))
         folder = uris.from_fs_path(str(self.folder))
         await self.client.initialize_async(types.InitializeParams(
             capabilities=types.ClientCapabilities(), root_uri=folder,

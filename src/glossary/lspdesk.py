@@ -141,8 +141,8 @@ class Desk:
     # --- checking ---------------------------------------------------------------------------
 
     def check(self, edition, overlay=None):
-        """Check one edition with the buffers of `overlay` (a snapshot of self.overlay): its mistakes
-        and a fresh index of each of its files whose text changed. Runs in the server's worker."""
+        """Check one edition with the buffers of `overlay` (a snapshot of self.overlay): its mistakes.
+        Runs in the server's worker; the files are indexed when a question needs them (fresh())."""
         overlay = dict(self.overlay if overlay is None else overlay)
         base = None if edition.is_base else self.base.read
         if not edition.is_base and base is None:
@@ -154,9 +154,16 @@ class Desk:
             if read is not None:
                 edition.read = read
             edition.mistakes = mistakes
-            for path in edition.paths():
-                self.reindex(edition, path, overlay)
         return mistakes
+
+    def fresh(self, *editions):
+        """Index again each file of these editions (all by default) whose text changed: an open
+        buffer's, else the file's. 50 ms for the largest file of the real dictionary, so a keystroke's
+        check does without it and a question asks for it."""
+        with self.lock:
+            for edition in editions or self.editions:
+                for path in edition.paths():
+                    self.reindex(edition, path, self.overlay)
 
     def reindex(self, edition, path, overlay):
         text = overlay.get(str(path))
@@ -172,7 +179,7 @@ class Desk:
 
     def diagnostics(self, edition):
         """{path: [Mistake]} of an edition's last check, every file of it listed (empty: none)."""
-        found = {path: [] for path in edition.files}
+        found = {path: [] for path in edition.paths()}
         base_root = None if edition.is_base else self.base.root
         for mistake in edition.mistakes:
             found.setdefault(edition.where(mistake, base_root), []).append(mistake)
@@ -189,17 +196,20 @@ class Desk:
     # --- where things are ---------------------------------------------------------------------
 
     def edition_of(self, path):
-        """The edition that reads the file (a translation's own files first), else the one whose
-        folder holds it most closely."""
+        """The edition that reads the file (the base edition first: a translation reads the base's
+        macro file too), else the one whose folder holds it most closely."""
         path = Path(path).resolve()
-        for edition in self.editions[1:] + self.editions[:1]:
-            if path in edition.files:
+        for edition in self.editions:
+            if path in edition.files or path == edition.main:
                 return edition
         inside = [e for e in self.editions if path.is_relative_to(e.root)]
         return max(inside, key=lambda e: len(e.root.parts)) if inside else self.base
 
     def index(self, path):
+        """The file's index, fresh (every edition's files indexed again where their text changed:
+        a question may look into any of them)."""
         path = Path(path).resolve()
+        self.fresh()
         return self.edition_of(path).files.get(path)
 
     def terms(self, edition):
