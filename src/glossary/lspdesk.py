@@ -18,9 +18,10 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glossary import citations, dictionary, plaintext, prose, texdict, texprose
+from glossary import citations, dictionary, plaintext, prose, render, texdict, texprose
 from glossary.entries import EntryError
 from glossary.errors import Mistake
+from glossary.labelrefs import Quote
 from glossary.lspindex import TERM, WHERE, FileIndex, bib_records
 from glossary.readers.latex import citations as cite_binding
 from glossary.readers.latex import glossaries, references
@@ -259,6 +260,7 @@ class Desk:
     def candidates(self, path, before):
         """(kind, prefix, [(label, detail, documentation)]) of what completes the text before the
         cursor on its line, or None: \\gls-family keys, citation keys, labels, macros, section types."""
+        self.fresh()
         edition = self.edition_of(path)
         if (m := TYPE_OPTION.search(before)) is not None:
             declared = (edition.read or self.base.read or {}).get("declared", {})
@@ -294,19 +296,22 @@ class Desk:
         return f"{head}\n\n{summary}" if summary else head
 
     def summary(self, edition, term):
-        """The term's first sentence as text (glossary.texprose, glossary.sentences and
-        glossary.plaintext, as the prose job derives a summary): two pandoc runs, kept by its body."""
+        """The term's first sentence as text, derived as the prose job derives a summary (glossary.
+        texprose's parse, glossary.render's pass, glossary.sentences, glossary.labelrefs' quote,
+        glossary.plaintext): two pandoc runs, kept by the term's body."""
         cache = (term["key"], term["body"])
         if cache not in self._summaries:
             terms = self.terms(edition)
             targets = {k: {"slug": t["slug"], "forms": t["forms"], "title": t["title"]} for k, t in terms.items()}
+            titles = {t["slug"]: t["title"] for t in terms.values()}
+            labels = (edition.read or {}).get("labels", {})
             macros = "".join(i.text for p, i in sorted(edition.files.items())
-                             if str(p.relative_to(edition.root) if p.is_relative_to(edition.root) else p)
-                             in (edition.read or {}).get("macro_files", []))
+                             if p.is_relative_to(edition.root)
+                             and p.relative_to(edition.root).as_posix() in (edition.read or {}).get("macro_files", []))
             try:
-                blocks = texprose.parse([dict(term, path=term["path"])], texprose.normalise_macros(macros),
-                                        targets)[term["slug"]]
-                first = without_citations(first_sentence(blocks))
+                ast = texprose.parse([term], texprose.normalise_macros(macros), targets)[term["slug"]]
+                blocks = render.EntryPass(dict(term, body_format="latex"), titles, labels).blocks(ast)
+                first = without_citations(Quote(term["slug"], {"titles": titles}).walk(first_sentence(blocks)))
                 self._summaries[cache] = plaintext.texts({"s": [prose.node("Plain", first)]})["s"]
             except (EntryError, RuntimeError, OSError, KeyError):
                 self._summaries[cache] = None

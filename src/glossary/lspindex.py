@@ -119,9 +119,9 @@ class FileIndex:
         """Records the place(s) a command names; the offset to go on scanning from."""
         text, bare = self.src.text, tok.rstrip("*")
         if tok in glossaries.DEFINERS:
-            name, nstart, end = argument(text, optional(text, pos), self.src, tok)
+            name, nstart, _ = argument(text, optional(text, pos), self.src, tok)
             self.places.append(Place("define", name.strip(), *stripped(name, nstart), tok))
-            return end
+            return pos      # its options ([...] before the key too) hold references
         if tok in glossaries.GLS_COMMANDS or bare in glossaries.GLS_COMMANDS:
             at = optional(text, pos + text.startswith(("+", "*"), pos))
             name, nstart, end = argument(text, at, self.src, tok)
