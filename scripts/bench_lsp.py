@@ -33,24 +33,21 @@ def ms(seconds):
     return f"{seconds * 1000:7.1f}"
 
 
-def line(name, values):
-    values = sorted(values)
-    print(f"{name:<44} median {ms(statistics.median(values))}  max {ms(values[-1])}  (n={len(values)})")
-
-
 async def bench(folder, rounds, log=None):
+    """{scenario: [seconds]} and the notes of the run."""
     files = sorted(folder.glob("*.tex"), key=lambda p: p.stat().st_size)
     target = files[-1]
     text = target.read_text(encoding="utf-8")
     m = GLS.search(text, len(text) // 2)
     broken = text[:m.start(1)] + m.group(1) + "x" + text[m.end(1):]
+    found = {}
     async with Session(folder, args=["--log", str(log)] if log else []) as s:
         opened = time.perf_counter()
         uri = await s.open(target)
         at, _ = await s.diagnostics(uri, timeout=120)
-        print(f"dictionary: {folder} ({target.name}, {len(text) // 1000} kB, edited at line "
-              f"{text.count(chr(10), 0, m.start()) + 1}: \\gls{{{m.group(1)}}})")
-        print(f"{'first diagnostics after opening':<44} {ms(at - opened)}")
+        note = (f"{target.name}, {len(text) // 1000} kB, an unsaved edit of \\gls{{{m.group(1)}}} at line "
+                f"{text.count(chr(10), 0, m.start()) + 1}")
+        found["first diagnostics after opening"] = [at - opened]
         # Let the first checks of the other editions end, as they do while an author reads.
         await asyncio.sleep(2)
         wrong, right = [], []
@@ -61,19 +58,31 @@ async def bench(folder, rounds, log=None):
             sent = await s.change(uri, text)
             at, _ = await s.diagnostics(uri, lambda ds: not any(d.severity == 1 for d in ds), after=sent)
             right.append(at - sent)
-        line("diagnostic after a keystroke (key broken)", wrong)
-        line("diagnostic after a keystroke (key mended)", right)
+        found["diagnostic after a keystroke (key broken)"] = wrong
+        found["diagnostic after a keystroke (key mended)"] = right
         position = types.Position(*where(text, m.group(0), len("\\gls{")))
         times = []
         for _ in range(rounds):
             start = time.perf_counter()
-            found = await s.client.text_document_completion_async(
+            items = await s.client.text_document_completion_async(
                 types.CompletionParams(types.TextDocumentIdentifier(uri), position))
             times.append(time.perf_counter() - start)
-        line(f"completion of a \\gls key ({len(found.items)} keys)", times)
+        found[f"completion of a \\gls key ({len(items.items)} keys)"] = times
         start = time.perf_counter()
         await s.client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position))
-        print(f"{'hover on a key (first: pandoc runs)':<44} {ms(time.perf_counter() - start)}")
+        found["hover on a key (its summary: two pandoc runs)"] = [time.perf_counter() - start]
+    return found, note
+
+
+def lsp_part(row, folder=DEFAULT, rounds=20):
+    """make bench's rows (bench.py's row(part, scenario, seconds, jobs, note)): median seconds."""
+    if not (folder / "ADictML_Main.tex").is_file():
+        row("lsp", "language server rows", "skipped", "", f"no real dictionary at {folder}")
+        return
+    found, note = asyncio.run(bench(folder.resolve(), rounds))
+    for scenario, values in found.items():
+        spread = f"max {max(values):.3f} s of {len(values)}; " if len(values) > 1 else ""
+        row("lsp", f"language server: {scenario}", f"{statistics.median(values):.3f}", "", spread + note)
 
 
 def main(argv=None):
@@ -85,7 +94,12 @@ def main(argv=None):
     if not (args.folder / "ADictML_Main.tex").is_file():
         print(f"bench_lsp: skipped: no real dictionary at {args.folder} (its ADictML_Main.tex); give --folder")
         return 0
-    asyncio.run(bench(args.folder.resolve(), args.rounds, args.log))
+    found, note = asyncio.run(bench(args.folder.resolve(), args.rounds, args.log))
+    print(f"dictionary: {args.folder} ({note})")
+    for scenario, values in found.items():
+        values = sorted(values)
+        spread = f"  max {ms(values[-1])}  (n={len(values)})" if len(values) > 1 else ""
+        print(f"{scenario:<48} median {ms(statistics.median(values))} ms{spread}")
     return 0
 
 
