@@ -16,7 +16,7 @@ from pygls import uris
 from pygls.exceptions import JsonRpcException
 from test_editions import FIXTURE
 
-from glossary import citations, lspindex, texdict
+from glossary import citations, dictionary, lspindex, texdict
 from glossary.entries import EntryError
 from glossary.lspclient import Session, where
 
@@ -84,6 +84,44 @@ def test_a_wrong_key_typed_is_the_builds_own_mistake_and_goes_when_mended(folder
     assert wrong[0].message == said and "did you mean feature?" in said
     assert wrong[0].range.start.line == line - 1 and wrong[0].severity == types.DiagnosticSeverity.Error
     assert not (folder / MODELS).read_text(encoding="utf-8") != text, "the server wrote the file"
+
+
+def build_error(folder, lang):
+    """The build's error message, without its place, for the dictionary as saved in `folder`: the
+    reader's, then the citation check's (glossary.plan's order), of the base or of edition `lang`."""
+    base = texdict.read(folder / "TinyDict_Main.tex")
+    read = base if lang is None else texdict.read(folder / "de/TinyDict_German.tex", base=base)
+    bib = Path(base["root"]) / base["bibliography"]
+    dictionary.check_citations({"entries": {s: dictionary.as_model(e, read["root"])
+                                            for s, e in read["entries"].items()}, "bibliography": str(bib)})
+
+
+@pytest.mark.parametrize("name, old, new, lang", [
+    (MODELS, r"\cite{Bishop2006}", r"\cite{Bishop2007}", None),
+    (GERMAN, r"Siehe auch: \gls{matrix}", r"Siehe auch: \gls{matrx}", "de"),
+])
+def test_an_unknown_citation_and_a_translations_mistake_in_the_builds_words(folder, tmp_path, name, old, new, lang):
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    broken = text.replace(old, new, 1)
+    copy = tmp_path / "saved"
+    shutil.copytree(folder, copy)
+    (copy / name).write_text(broken, encoding="utf-8")
+    with pytest.raises(EntryError) as error:
+        build_error(copy, lang)
+    said = str(error.value).split(": ", 1)[1]
+
+    async def conversation(s):
+        uri = await s.open(path)
+        await s.diagnostics(uri)
+        sent = await s.change(uri, broken)
+        _, wrong = await s.diagnostics(uri, lambda ds: bool(ds), after=sent)
+        return wrong
+
+    wrong = talk(folder, conversation)
+    assert [d.message for d in wrong] == [f"{lang} edition: {said}" if lang else said]
+    assert wrong[0].range.start.line == where(text, old)[0]
+    assert "did you mean" in said
 
 
 def test_completion_of_keys_citations_labels_macros_and_sections(folder):

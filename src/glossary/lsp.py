@@ -56,13 +56,20 @@ class GlossaryServer(LanguageServer):
 
     def start(self, folder, options):
         source = (options or {}).get("source") if isinstance(options, dict) else None
-        project = find(folder, source or self.source) if folder else None
+        try:
+            project = find(folder, source or self.source) if folder else None
+        except (OSError, KeyError, TypeError, ValueError) as err:     # a YAML file that does not parse
+            LOG.warning("glossary: no dictionary: %s", err)
+            project = None
         if project is None:
             self.window_log_message(types.LogMessageParams(
                 types.MessageType.Warning, f"glossary: no dictionary in {folder} (no YAML file naming main:, no "
                                            "main .tex file); give one with initializationOptions.source"))
             return
+        overlay = self.desk.overlay if self.desk else {}
         self.desk = Desk(project)
+        self.desk.overlay.update(overlay)
+        self.pending, self.later = [], []
         self.schedule(self.desk.editions)
 
     # --- diagnostics --------------------------------------------------------------------------
@@ -92,7 +99,11 @@ class GlossaryServer(LanguageServer):
                     self.pending.append(self.later.pop(0))
             edition = self.pending.pop(0)
             start = time.perf_counter()
-            await loop.run_in_executor(self.worker, self.desk.check, edition, dict(self.desk.overlay))
+            try:
+                await loop.run_in_executor(self.worker, self.desk.check, edition, dict(self.desk.overlay))
+            except Exception:       # a reader's bug must not end the checks of the keystrokes to come
+                LOG.exception("checking the %s edition", edition.lang)
+                continue
             checked = time.perf_counter()
             self.publish(edition)
             LOG.info("%s edition: checked in %.0f ms, published in %.0f ms", edition.lang,
@@ -188,7 +199,9 @@ def did_change(ls, params):
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls, params):
-    if ls.desk:
+    if ls.desk and Path(uris.to_fs_path(params.text_document.uri)).resolve() == ls.desk.project.source:
+        ls.start(ls.folder, ls.options)     # the YAML file: its editions may have changed
+    elif ls.desk:
         ls.changed(params.text_document.uri)
 
 
