@@ -124,6 +124,34 @@ def test_an_unknown_citation_and_a_translations_mistake_in_the_builds_words(fold
     assert "did you mean" in said
 
 
+def test_a_picture_that_does_not_compile_is_told_after_a_save(folder):
+    path = folder / MODELS
+    text = path.read_text(encoding="utf-8")
+    drawn = r"\draw[->] (-2.2,0) -- (2.2,0) node[right] {$w$};"
+    broken = text.replace(drawn, drawn + r" \nosuchcommand", 1)
+    term = next(e for e in texdict.read(folder / "TinyDict_Main.tex")["entries"].values()
+                if e["path"] == MODELS and e["pictures"])
+
+    async def conversation(s):
+        uri = await s.open(path)
+        await s.diagnostics(uri)
+        sent = await s.change(uri, broken)
+        _, typed = await s.diagnostics(uri, after=sent)          # TeX waits for the save
+        sent = await s.save(uri, broken)
+        _, saved = await s.diagnostics(uri, lambda ds: bool(ds), after=sent, timeout=50)
+        sent = await s.change(uri, text)
+        sent = await s.save(uri, text)
+        _, mended = await s.diagnostics(uri, lambda ds: not ds, after=sent, timeout=50)
+        return typed, saved, mended
+
+    typed, saved, mended = talk(folder, conversation)
+    assert list(typed) == [] and list(mended) == []
+    assert len(saved) == 1
+    assert saved[0].message.startswith(f"term '{term['key']}': picture 1 does not compile: ")
+    assert "Undefined control sequence" in saved[0].message
+    assert saved[0].range.start.line == where(text, drawn)[0]
+
+
 def test_completion_of_keys_citations_labels_macros_and_sections(folder):
     path = folder / MODELS
     read = texdict.read(folder / "TinyDict_Main.tex")

@@ -18,7 +18,10 @@ docs/lsp.md tells how to hook it into an editor.
 """
 import argparse
 import asyncio
+import atexit
 import logging
+import shutil
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,6 +54,11 @@ class GlossaryServer(LanguageServer):
         super().__init__(NAME, VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.desk, self.source, self.folder, self.options = None, None, None, None
         self.worker = ThreadPoolExecutor(max_workers=1)
+        # TeX's runs (a saved file's pictures) take seconds: a worker of their own, and a cache of the
+        # compiled pictures for the session
+        self.tex = ThreadPoolExecutor(max_workers=1)
+        self.cache = tempfile.mkdtemp(prefix="glossary-lsp-")
+        atexit.register(shutil.rmtree, self.cache, True)
         self.pending, self.later, self.task, self.wake = [], [], None, asyncio.Event()
         self.shown = {}          # path -> {edition's lang: [Diagnostic]}
 
@@ -108,6 +116,17 @@ class GlossaryServer(LanguageServer):
             self.publish(edition)
             LOG.info("%s edition: checked in %.0f ms, published in %.0f ms", edition.lang,
                      (checked - start) * 1000, (time.perf_counter() - checked) * 1000)
+
+    async def draw(self, uri):
+        """After a save: the pictures of the saved file's terms compiled, their mistakes published."""
+        path = Path(uris.to_fs_path(uri)).resolve()
+        edition = self.desk.edition_of(path)
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.tex, self.desk.draw, edition, path, self.cache)
+        except Exception:       # as run(): the checks go on
+            LOG.exception("compiling the pictures of %s", path)
+            return
+        self.publish(edition)
 
     def changed(self, uri):
         """A buffer changed: its edition is checked first; an edit of the base edition can change
@@ -203,6 +222,7 @@ def did_save(ls, params):
         ls.start(ls.folder, ls.options)     # the YAML file: its editions may have changed
     elif ls.desk:
         ls.changed(params.text_document.uri)
+        asyncio.get_running_loop().create_task(ls.draw(params.text_document.uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -71,6 +71,14 @@ class Session:
             [types.TextDocumentContentChangeWholeDocument(text=text)]))
         return sent
 
+    async def save(self, uri, text):
+        """Write the buffer's text to its file and say so (didSave); the time it was sent."""
+        Path(uris.to_fs_path(uri)).write_text(text, encoding="utf-8")
+        sent = time.perf_counter()
+        self.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        return sent
+
     async def diagnostics(self, uri, wanted=lambda ds: True, after=0.0, timeout=30):
         """The first diagnostics of `uri` published after `after` that `wanted` accepts, and their
         time: (time, [Diagnostic]); TimeoutError when none comes."""

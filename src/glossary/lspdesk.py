@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glossary import citations, dictionary, plaintext, prose, render, texdict, texprose
+from glossary import citations, dictionary, pictures, plaintext, prose, render, texdict, texprose
 from glossary.entries import EntryError
 from glossary.errors import Mistake
 from glossary.labelrefs import Quote
@@ -38,6 +38,9 @@ TYPE_OPTION = re.compile(r"(?<![A-Za-z])type\s*=\s*\{?(?P<argument>[A-Za-z0-9_-]
 NEW_KEY = re.compile(r"^[^{}\\,%#\s](?:[^{}\\,%#]*[^{}\\,%#\s])?$")
 
 
+_CHECKING = threading.Lock()
+
+
 def _check(source_path, overlay=None, base=None, complete=False, lang=None):
     """The build's mistakes of one dictionary or edition: (its read, or None, [Mistake]).
 
@@ -50,6 +53,7 @@ def _check(source_path, overlay=None, base=None, complete=False, lang=None):
         def __init__(self, path, rel, text=None):
             super().__init__(path, rel, overlay.get(str(Path(path).resolve()), text))
 
+    _CHECKING.acquire()     # one check at a time: the reader's Source is swapped for the buffers' meanwhile
     saved, texdict.Source = texdict.Source, Buffer
     try:
         read = texdict.load(source_path) if base is None else texdict.read(source_path, base=base, complete=complete)
@@ -63,6 +67,7 @@ def _check(source_path, overlay=None, base=None, complete=False, lang=None):
         return None, [mistake_of(line, source_path, lang) for line in str(err).splitlines() if line.strip()]
     finally:
         texdict.Source = saved
+        _CHECKING.release()
     return read, []
 
 
@@ -91,6 +96,7 @@ class Edition:
     read: dict | None = None
     mistakes: list = field(default_factory=list)
     files: dict = field(default_factory=dict)       # Path -> FileIndex
+    drawn: dict = field(default_factory=dict)       # glossary file (rel) -> [Mistake] of its pictures, at its save
 
     @property
     def root(self):
@@ -157,6 +163,42 @@ class Desk:
             edition.mistakes = mistakes
         return mistakes
 
+    def draw(self, edition, path, cache):
+        """Compile the pictures of the terms a saved file defines, as the build's pictures job does
+        (glossary.pictures: the dictionary's preamble as a format, each picture kept under its key in
+        `cache`), and keep the mistakes of those that do not compile: seconds, so only on a save, in a
+        worker of its own. Returns the mistakes."""
+        # The dictionary as saved, read here: the keystrokes' check of it may not have run yet.
+        base = None if edition.is_base else self.base.read
+        read, _ = _check(edition.source, dict(self.overlay), base, edition.complete)
+        path = Path(path).resolve()
+        if read is None or not path.is_relative_to(edition.root):
+            return []
+        rel = path.relative_to(edition.root).as_posix()
+        root = read["root"]
+        macro_text = "".join((Path(root) / m).read_text(encoding="utf-8") for m in read["macro_files"])
+        preamble = pictures.picture_preamble(read["preamble"], macro_text)
+        macros = pictures.macro_definitions(pictures.split_preamble(preamble)[1])
+        forms = {e["key"]: e["forms"] for e in read["entries"].values()}
+        titles = {slug: e["title"] for slug, e in read["entries"].items()}
+        found = []
+        for e in read["entries"].values():
+            if e["path"] != rel:
+                continue
+            for p in e["pictures"]:
+                labels = pictures.picture_labels(p["tex"], read.get("labels"), e["slug"], titles)
+                found.append(dict(p, term=e["key"], slug=e["slug"], path=e["path"], labels=labels,
+                                  key=pictures.key(p["tex"], preamble, macros, forms, root=root, labels=labels)))
+        try:
+            pictures.compile_all(found, preamble, root, cache, terms=forms)
+            mistakes = []
+        except EntryError as err:
+            lang = None if edition.is_base else edition.lang
+            mistakes = [mistake_of(line, edition.source, lang) for line in str(err).splitlines() if line.strip()]
+        with self.lock:
+            edition.drawn[rel] = mistakes
+        return mistakes
+
     def fresh(self, *editions):
         """Index again each file of these editions (all by default) whose text changed: an open
         buffer's, else the file's. 50 ms for the largest file of the real dictionary, so a keystroke's
@@ -182,7 +224,7 @@ class Desk:
         """{path: [Mistake]} of an edition's last check, every file of it listed (empty: none)."""
         found = {path: [] for path in edition.paths()}
         base_root = None if edition.is_base else self.base.root
-        for mistake in edition.mistakes:
+        for mistake in edition.mistakes + [m for found_ in edition.drawn.values() for m in found_]:
             found.setdefault(edition.where(mistake, base_root), []).append(mistake)
         return found
 
