@@ -213,6 +213,27 @@ def test_hover_on_a_key_a_citation_and_a_macro(folder):
     assert "\\newcommand{\\featurevec}{\\vx}" in macro.contents.value
 
 
+def test_positions_are_the_clients_utf16_units(folder):
+    """Columns on a line with characters outside the BMP: two UTF-16 units each, one character."""
+    path = folder / MODELS
+    wide = "𝒙𝒚𝒛𝒘𝒗𝒖𝒕𝒔𝒓𝒒"
+    text = path.read_text(encoding="utf-8").replace(r"See also: \gls{feature}, \gls{dataset}.",
+                                                    rf"See also {wide}: \gls{{feature}}, \gls{{dataset}}.", 1)
+    line, character = where(text, r"\gls{dataset}", len(r"\gls{"))
+    units = character + len(wide)         # each wide character is two UTF-16 units
+
+    async def conversation(s):
+        uri = await s.open(path)
+        await s.diagnostics(uri)
+        await s.change(uri, text)
+        return await s.client.text_document_hover_async(types.HoverParams(doc(uri), types.Position(line, units)))
+
+    hover = talk(folder, conversation)
+    assert hover.contents.value.startswith("**dataset**")
+    assert (hover.range.start.line, hover.range.start.character, hover.range.end.character) == \
+        (line, units, units + len("dataset"))
+
+
 def test_definition_and_references_in_an_edition_and_across_files(folder):
     models = folder / MODELS
     german = folder / GERMAN

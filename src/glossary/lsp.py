@@ -61,6 +61,7 @@ class GlossaryServer(LanguageServer):
         atexit.register(shutil.rmtree, self.cache, True)
         self.pending, self.later, self.task, self.wake = [], [], None, asyncio.Event()
         self.shown = {}          # path -> {edition's lang: [Diagnostic]}
+        self.lines = {}          # path -> (text, its lines), for positions in the client's units
 
     def start(self, folder, options):
         source = (options or {}).get("source") if isinstance(options, dict) else None
@@ -139,12 +140,12 @@ class GlossaryServer(LanguageServer):
         found = {}
         for path, mistakes in self.desk.diagnostics(edition).items():
             text = self.text_of(path)
-            found[path] = [diagnostic(m, text, edition) for m in mistakes]
+            found[path] = [diagnostic(m, text, edition, lambda a, b, p=path: self.span(p, a, b)) for m in mistakes]
         for path, line, construct, count in self.desk.unknown(edition):
             rows = self.text_of(path).split("\n")
             row = rows[line - 1] if line <= len(rows) else ""
             found.setdefault(path, []).append(types.Diagnostic(
-                types.Range(types.Position(line - 1, len(row) - len(row.lstrip())), types.Position(line - 1, len(row))),
+                self.span(path, (line - 1, len(row) - len(row.lstrip())), (line - 1, len(row))),
                 f"the reader does not know {construct}: the site shows it as text ({count} in the dictionary, "
                 "this is the first)", severity=types.DiagnosticSeverity.Information, source=NAME, code="unknown"))
         for path in set(found) | {p for p, by in self.shown.items() if edition.lang in by}:
@@ -167,21 +168,50 @@ class GlossaryServer(LanguageServer):
         """(path, offset in its index) of a client position, or (path, None) when it is not indexed."""
         path = Path(uris.to_fs_path(uri)).resolve()
         index = self.desk.index(path) if self.desk else None
-        return path, index.offset(position.line, position.character) if index else None
+        if index is None:
+            return path, None
+        line, character = self.ours(path, position)
+        return path, index.offset(line, character)
+
+    # The server counts columns in characters, the client in its position encoding's units (UTF-16's
+    # unless it offers another): they differ only on a line with a character outside the BMP.
+
+    def lines_of(self, path):
+        text = self.desk.overlay.get(str(path))
+        if text is None:
+            index = self.desk.edition_of(path).files.get(Path(path))
+            text = index.text if index is not None else self.text_of(path)
+        cached = self.lines.get(path)
+        if cached is None or cached[0] is not text:
+            cached = self.lines[path] = (text, text.split("\n"))
+        return cached[1]
+
+    def ours(self, path, position):
+        """(line, character) of a client's Position."""
+        found = self.workspace.position_codec.position_from_client_units(self.lines_of(path), position)
+        return found.line, found.character
+
+    def theirs(self, path, line, character):
+        """The client's Position of a (line, character)."""
+        return self.workspace.position_codec.position_to_client_units(self.lines_of(path),
+                                                                      types.Position(line, character))
+
+    def span(self, path, start, end):
+        """The client's Range of two (line, character)."""
+        return types.Range(self.theirs(path, *start), self.theirs(path, *end))
+
+    def location(self, found):
+        path, start, end = found
+        return types.Location(uris.from_fs_path(str(path)), self.span(path, start, end))
 
 
-def diagnostic(mistake, text, edition):
+def diagnostic(mistake, text, edition, span):
     line, start, end = range_of(mistake, text)
     term = f"term {mistake.term!r}: " if mistake.term else ""
     where = "" if edition.is_base else f"{edition.lang} edition: "
-    return types.Diagnostic(types.Range(types.Position(line, start), types.Position(line, end)),
+    return types.Diagnostic(span((line, start), (line, end)),
                             f"{where}{term}{mistake.what}" + (f"; {mistake.fix}" if mistake.fix else ""),
                             severity=types.DiagnosticSeverity.Error, source=NAME, code=mistake.kind)
-
-
-def lsp_location(location):
-    path, (l0, c0), (l1, c1) = location
-    return types.Location(uris.from_fs_path(str(path)), types.Range(types.Position(l0, c0), types.Position(l1, c1)))
 
 
 server = GlossaryServer()
@@ -239,12 +269,15 @@ def completion(ls, params):
         return None
     path = Path(uris.to_fs_path(params.text_document.uri)).resolve()
     document = ls.workspace.get_text_document(params.text_document.uri)
-    line = document.lines[params.position.line] if params.position.line < len(document.lines) else ""
-    found = ls.desk.candidates(path, line[:params.position.character])
+    here = ls.workspace.position_codec.position_from_client_units(document.lines, params.position)
+    row, character = here.line, here.character
+    line = document.lines[row] if row < len(document.lines) else ""
+    found = ls.desk.candidates(path, line[:character])
     if found is None:
         return None
     kind, prefix, items = found
-    start = types.Position(params.position.line, params.position.character - len(prefix))
+    start = ls.workspace.position_codec.position_to_client_units(
+        document.lines, types.Position(row, character - len(prefix)))
     edit_range = types.Range(start, params.position)
     return types.CompletionList(is_incomplete=False, items=[
         types.CompletionItem(label, kind=COMPLETION_KIND[kind], detail=detail, documentation=documentation,
@@ -272,13 +305,13 @@ def hover(ls, params):
     text, start, end = found
     index = ls.desk.index(path)
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
-                       types.Range(types.Position(*index.line_column(start)), types.Position(*index.line_column(end))))
+                       ls.span(path, index.line_column(start), index.line_column(end)))
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls, params):
     path, offset = ls.at(params.text_document.uri, params.position)
-    return [lsp_location(x) for x in ls.desk.definition(path, offset)] if offset is not None else None
+    return [ls.location(x) for x in ls.desk.definition(path, offset)] if offset is not None else None
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -286,7 +319,7 @@ def references(ls, params):
     path, offset = ls.at(params.text_document.uri, params.position)
     if offset is None:
         return None
-    return [lsp_location(x) for x in ls.desk.references(path, offset, params.context.include_declaration)]
+    return [ls.location(x) for x in ls.desk.references(path, offset, params.context.include_declaration)]
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
@@ -295,7 +328,7 @@ def prepare_rename(ls, params):
     index, place = ls.desk.place_at(path, offset) if offset is not None else (None, None)
     if place is None or place.kind not in ("gls", "define"):
         return None
-    return types.Range(types.Position(*index.line_column(place.start)), types.Position(*index.line_column(place.end)))
+    return ls.span(path, index.line_column(place.start), index.line_column(place.end))
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -306,8 +339,8 @@ def rename(ls, params):
     except EntryError as err:
         raise JsonRpcInvalidParams(str(err)) from None
     return types.WorkspaceEdit(changes={
-        uris.from_fs_path(str(p)): [types.TextEdit(types.Range(types.Position(*a), types.Position(*b)), new)
-                                    for a, b, new in found] for p, found in edits.items()})
+        uris.from_fs_path(str(p)): [types.TextEdit(ls.span(p, a, b), new) for a, b, new in found]
+        for p, found in edits.items()})
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -316,9 +349,8 @@ def document_symbols(ls, params):
     symbols = ls.desk.symbols(path) if ls.desk else []
     return [types.DocumentSymbol(
         name=key, detail=title, kind=types.SymbolKind.Key,
-        range=types.Range(types.Position(*index.line_column(start)), types.Position(*index.line_column(end))),
-        selection_range=types.Range(types.Position(*index.line_column(place.start)),
-                                    types.Position(*index.line_column(place.end))))
+        range=ls.span(path, index.line_column(start), index.line_column(end)),
+        selection_range=ls.span(path, index.line_column(place.start), index.line_column(place.end)))
         for key, title, start, end, index, place in symbols]
 
 
