@@ -137,8 +137,7 @@ class Desk:
 
     def __init__(self, project):
         self.project = project
-        lang = "en"
-        self.base = Edition(lang, project.source, project.main)
+        self.base = Edition(project.language, project.source, project.main)
         self.editions = [self.base] + [Edition(code, spec["main"], spec["main"], spec["complete"], False)
                                        for code, spec in project.editions.items()]
         self.overlay = {}            # str(path) -> the text of an open buffer

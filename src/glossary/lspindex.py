@@ -48,6 +48,7 @@ class Project:
     main: Path
     editions: dict = field(default_factory=dict)
     demos: dict = field(default_factory=dict)
+    language: str = "en"
 
 
 def find(folder, source=None):
@@ -87,7 +88,8 @@ def project_of(path):
     editions = {lang: {"main": (path.parent / spec["main"]).resolve(), "complete": bool(spec.get("complete"))}
                 for lang, spec in sorted((data.get("editions") or {}).items())
                 if isinstance(spec, dict) and isinstance(spec.get("main"), str)}
-    return Project(path, (path.parent / data["main"]).resolve(), editions, dict(data.get("demos") or {}))
+    return Project(path, (path.parent / data["main"]).resolve(), editions, dict(data.get("demos") or {}),
+                   str(data.get("language") or "en"))
 
 
 class FileIndex:
@@ -232,8 +234,11 @@ def bib_records(bib_path):
         block = text[start:end]
         values = {name: " ".join(plain_value(block[s:e]) for s, e, _ in parts) for name, parts in
                   citations.fields(block, kind)}
-        out.setdefault(key, Record(key, start, citations.line_at(text, start), values.get("author", ""),
-                                   values.get("year", ""), values.get("title", "")))
+        if not any(values.get(f) for f in ("author", "editor", "title", "year")):
+            continue    # a style's control record (@IEEEtranBSTCTL), not a work to cite
+        out.setdefault(key, Record(key, start, citations.line_at(text, start),
+                                   values.get("author") or values.get("editor", ""), values.get("year", ""),
+                                   values.get("title", "")))
     return out
 
 
