@@ -57,8 +57,7 @@ class GlossaryServer(LanguageServer):
         # TeX's runs (a saved file's pictures) take seconds: a worker of their own, and a cache of the
         # compiled pictures for the session
         self.tex = ThreadPoolExecutor(max_workers=1)
-        self.cache = tempfile.mkdtemp(prefix="glossary-lsp-")
-        atexit.register(shutil.rmtree, self.cache, True)
+        self.cache = None
         self.pending, self.later, self.task, self.wake = [], [], None, asyncio.Event()
         self.shown = {}          # path -> {edition's lang: [Diagnostic]}
         self.lines = {}          # path -> (text, its lines), for positions in the client's units
@@ -122,6 +121,9 @@ class GlossaryServer(LanguageServer):
         """After a save: the pictures of the saved file's terms compiled, their mistakes published."""
         path = Path(uris.to_fs_path(uri)).resolve()
         edition = self.desk.edition_of(path)
+        if self.cache is None:      # made at the first save, not when a command imports this module
+            self.cache = tempfile.mkdtemp(prefix="glossary-lsp-")
+            atexit.register(shutil.rmtree, self.cache, True)
         try:
             await asyncio.get_running_loop().run_in_executor(self.tex, self.desk.draw, edition, path, self.cache)
         except Exception:       # as run(): the checks go on
