@@ -41,6 +41,9 @@ VERSION = "1"
 TRIGGERS = ["{", ",", "\\", "="]
 # Seconds without an edit before the translations are checked again after an edit of the base.
 IDLE = 0.5
+# The kinds of Mistake that are notes, not mistakes: the reader's constructs it does not know.
+NOTES = ("unknown", "note")
+NOTE = types.DiagnosticSeverity.Information
 COMPLETION_KIND = {"gls": types.CompletionItemKind.Reference, "cite": types.CompletionItemKind.Reference,
                    "ref": types.CompletionItemKind.Reference, "macro": types.CompletionItemKind.Function,
                    "type": types.CompletionItemKind.EnumMember}
@@ -142,14 +145,14 @@ class GlossaryServer(LanguageServer):
         found = {}
         for path, mistakes in self.desk.diagnostics(edition).items():
             text = self.text_of(path)
-            found[path] = [diagnostic(m, text, edition, lambda a, b, p=path: self.span(p, a, b)) for m in mistakes]
+            found[path] = [diagnostic(m, text, lambda a, b, p=path: self.span(p, a, b)) for m in mistakes]
         for path, line, construct, count in self.desk.unknown(edition):
             rows = self.text_of(path).split("\n")
             row = rows[line - 1] if line <= len(rows) else ""
             found.setdefault(path, []).append(types.Diagnostic(
                 self.span(path, (line - 1, len(row) - len(row.lstrip())), (line - 1, len(row))),
                 f"the reader does not know {construct}: the site shows it as text ({count} in the dictionary, "
-                "this is the first)", severity=types.DiagnosticSeverity.Information, source=NAME, code="unknown"))
+                "this is the first)", severity=NOTE, source=NAME, code="unknown"))
         for path in set(found) | {p for p, by in self.shown.items() if edition.lang in by}:
             self.shown.setdefault(path, {})[edition.lang] = found.get(path, [])
             shown = [d for diagnostics in self.shown[path].values() for d in diagnostics]
@@ -207,13 +210,14 @@ class GlossaryServer(LanguageServer):
         return types.Location(uris.from_fs_path(str(path)), self.span(path, start, end))
 
 
-def diagnostic(mistake, text, edition, span):
+def diagnostic(mistake, text, span):
     line, start, end = range_of(mistake, text)
     term = f"term {mistake.term!r}: " if mistake.term else ""
-    where = "" if edition.is_base else f"{edition.lang} edition: "
+    where = f"{mistake.edition} edition: " if mistake.edition else ""
     return types.Diagnostic(span((line, start), (line, end)),
                             f"{where}{term}{mistake.what}" + (f"; {mistake.fix}" if mistake.fix else ""),
-                            severity=types.DiagnosticSeverity.Error, source=NAME, code=mistake.kind)
+                            severity=NOTE if mistake.kind.startswith(NOTES) else types.DiagnosticSeverity.Error,
+                            source=NAME, code=mistake.kind)
 
 
 server = GlossaryServer()
