@@ -56,6 +56,12 @@ def applied(text, edits):
     return text
 
 
+def first_error(error):
+    """(line, words after the place) of the first mistake an error of the build tells."""
+    m = lspindex.WHERE.match(str(error).splitlines()[0])
+    return int(m["line"]), m["rest"]
+
+
 def test_a_wrong_key_typed_is_the_builds_own_mistake_and_goes_when_mended(folder, tmp_path):
     path = folder / MODELS
     text = path.read_text(encoding="utf-8")
@@ -66,8 +72,7 @@ def test_a_wrong_key_typed_is_the_builds_own_mistake_and_goes_when_mended(folder
     (copy / MODELS).write_text(broken, encoding="utf-8")
     with pytest.raises(EntryError) as error:
         texdict.load(copy / "editions.yaml")
-    where_, _, said = str(error.value).partition(": ")
-    line = int(where_.rsplit(":", 1)[1])
+    line, said = first_error(error.value)
 
     async def conversation(s):
         uri = await s.open(path)
@@ -109,7 +114,7 @@ def test_an_unknown_citation_and_a_translations_mistake_in_the_builds_words(fold
     (copy / name).write_text(broken, encoding="utf-8")
     with pytest.raises(EntryError) as error:
         build_error(copy, lang)
-    said = str(error.value).split(": ", 1)[1]
+    _, said = first_error(error.value)
 
     async def conversation(s):
         uri = await s.open(path)

@@ -103,14 +103,12 @@ class Edition:
         return self.main.parent
 
     def paths(self):
-        """The files the edition reads: its main file, glossary files and macro files."""
+        """The files the edition reads: its main file, glossary files and macro files (until a check
+        has read them, the .tex files beside the main file)."""
         if self.read:
             names = self.read["glossary_files"] + self.read["macro_files"]
         else:
-            try:
-                names = [name for name, _, _ in texdict.read_main(self.main, self.root)[3]]
-            except (EntryError, OSError, UnicodeDecodeError):
-                names = []
+            names = sorted(p.name for p in self.root.glob("*.tex") if p != self.main)
         found = [self.main]
         for name in names:
             path = self.root / name
@@ -256,10 +254,19 @@ class Desk:
 
     def terms(self, edition):
         """{key: term} of an edition's last good read, and its base's keys it may refer to."""
-        own = {e["key"]: e for e in (edition.read or {}).get("entries", {}).values()}
         if edition.is_base:
-            return own
-        return {**{e["key"]: e for e in (self.base.read or {}).get("entries", {}).values()}, **own}
+            return self.own_terms(edition)
+        return {**self.own_terms(self.base), **self.own_terms(edition)}
+
+    @staticmethod
+    def own_terms(edition):
+        """{key: term} of an edition's read, with the terms a check left out for a mistake of their own
+        (texdict's "left_out_entries": their title, forms and place), so that typing in one keeps it."""
+        read = edition.read or {}
+        found = {e["key"]: e for e in read.get("entries", {}).values()}
+        for key, e in (read.get("left_out_entries") or {}).items():
+            found.setdefault(key, dict(e, key=key))
+        return found
 
     def places(self, edition, kind, name):
         """[(path, FileIndex, Place)] of the places of an edition's files of this kind and name."""
@@ -332,8 +339,8 @@ class Desk:
         term = self.terms(edition).get(key)
         if term is None:
             return None
-        head = f"**{term['title']}** (`{key}`, {term['section']})"
-        summary = self.summary(edition, term)
+        head = f"**{term['title']}** (`{key}`" + (f", {term['section']})" if "section" in term else ")")
+        summary = self.summary(edition, term) if "body" in term else None
         return f"{head}\n\n{summary}" if summary else head
 
     def summary(self, edition, term):
@@ -343,8 +350,9 @@ class Desk:
         cache = (term["key"], term["body"])
         if cache not in self._summaries:
             terms = self.terms(edition)
-            targets = {k: {"slug": t["slug"], "forms": t["forms"], "title": t["title"]} for k, t in terms.items()}
-            titles = {t["slug"]: t["title"] for t in terms.values()}
+            targets = {k: {"slug": t["slug"], "forms": t["forms"], "title": t["title"]}
+                       for k, t in terms.items() if "slug" in t}
+            titles = {t["slug"]: t["title"] for t in terms.values() if "slug" in t}
             labels = (edition.read or {}).get("labels", {})
             macros = "".join(i.text for p, i in sorted(edition.files.items())
                              if p.is_relative_to(edition.root)
