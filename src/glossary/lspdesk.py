@@ -44,9 +44,10 @@ _CHECKING = threading.Lock()
 def _check(source_path, overlay=None, base=None, complete=False, lang=None):
     """The build's mistakes of one dictionary or edition: (its read, or None, [Mistake]).
 
-    The signature is glossary.texdict.check()'s; until the reader collects every mistake it reads
-    with texdict (the unsaved buffers of `overlay`, {absolute path: text}, in place of the files) and
-    turns the one EntryError it raises into Mistakes, one a line of its message."""
+    The signature is that of glossary.dictionary.check(), which collects every mistake (issue 24 item
+    4) and takes this function's place; until then it reads with texdict.load and the citation check
+    (the unsaved buffers of `overlay`, {absolute path: text}, in place of the files) and turns the one
+    EntryError they raise into Mistakes, one a line of its message."""
     overlay = {str(Path(p).resolve()): text for p, text in (overlay or {}).items()}
 
     class Buffer(texdict.Source):
