@@ -240,6 +240,8 @@ def test_positions_are_the_clients_utf16_units(folder):
 
 
 def test_definition_and_references_in_an_edition_and_across_files(folder):
+    """Definitions of keys (a translation's own, else its base's), a label, a citation's record; the
+    references to a key."""
     models = folder / MODELS
     german = folder / GERMAN
     text, german_text = models.read_text(encoding="utf-8"), german.read_text(encoding="utf-8")
@@ -255,11 +257,20 @@ def test_definition_and_references_in_an_edition_and_across_files(folder):
                     doc(de_uri), position(german_text, r"\gls{feature}", 6))),
                 await d.text_document_definition_async(types.DefinitionParams(
                     doc(de_uri), position(german_text, r"\gls{gd}", 6))),
+                await d.text_document_definition_async(types.DefinitionParams(
+                    doc(uri), position(text, r"\ref{fig:datapoint-photo}", 6))),
+                await d.text_document_definition_async(types.DefinitionParams(
+                    doc(uri), position(text, r"\cite{Bishop2006}", 7))),
                 await d.text_document_references_async(types.ReferenceParams(
                     text_document=doc(uri), position=position(text, r"\newglossaryentry{dataset}", 19),
                     context=types.ReferenceContext(include_declaration=True))))
 
-    dataset, feature_de, gd_de, refs = talk(folder, conversation)
+    dataset, feature_de, gd_de, label, record, refs = talk(folder, conversation)
+    assert [(uris.to_fs_path(x.uri), x.range.start.line) for x in label] == \
+        [(str(models), where(text, r"\label{fig:datapoint-photo}")[0])]
+    bib = folder / "assets" / "tiny.bib"
+    assert [(uris.to_fs_path(x.uri), x.range.start.line) for x in record] == \
+        [(str(bib), where(bib.read_text(encoding="utf-8"), "@book{Bishop2006")[0])]
     assert [(uris.to_fs_path(x.uri), x.range.start.line) for x in dataset] == \
         [(str(models), where(text, "\\newglossaryentry{dataset}")[0])]
     # A translation's key goes to its own definition; a key only the base defines, to the base's.
