@@ -356,3 +356,17 @@ def test_document_symbols_are_the_files_terms(folder):
     terms = sorted((e for e in read["entries"].values() if e["path"] == MODELS), key=lambda e: e["line"])
     assert [(s.name, s.detail, s.selection_range.start.line + 1) for s in symbols] == \
         [(e["key"], e["title"], e["line"]) for e in terms]
+
+
+def test_a_folder_without_a_dictionary_answers_nothing_and_says_why(tmp_path):
+    (tmp_path / "notes.tex").write_text("Some \\gls{x} text.\n", encoding="utf-8")
+
+    async def conversation(s):
+        uri = await s.open(tmp_path / "notes.tex")
+        at = types.Position(0, 11)
+        return (await s.client.text_document_hover_async(types.HoverParams(doc(uri), at)),
+                await s.client.text_document_completion_async(types.CompletionParams(doc(uri), at)), s.logged)
+
+    hover, completion, logged = talk(tmp_path, conversation)
+    assert (hover, completion) == (None, None)
+    assert any("no dictionary in" in m for m in logged)

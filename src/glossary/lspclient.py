@@ -32,6 +32,12 @@ class Session:
         self.arrived = asyncio.Condition()
         self.versions = {}
 
+        self.logged = []             # the server's window/logMessage texts
+
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def logged(params):
+            self.logged.append(params.message)
+
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         async def published(params):
             async with self.arrived:
