@@ -17,6 +17,8 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
   dictionary  the real dictionary (../shared/adictml; scripts/bench_dictionary.py): the authors'
          latexmk, the clean build of its site against it, peak memory, the no-op, a one-word edit
          through `make site` and through the preview; skipped, with the reason, when absent
+  lsp    the language server on the real dictionary (scripts/bench_lsp.py): a diagnostic's latency
+         after an unsaved edit, a completion's, a hover's; skipped, with the reason, when absent
   audit  after the dictionary part, `make audit` of its site (glossary.audit: widths, reference
          numbers, numbers shown twice, "??", the drawn figures' contrast in the dark, TeX in the
          metadata, axe-core) and each term's words against the authors' book that part built
@@ -31,7 +33,7 @@ Settings, from the environment (`make bench N="10 50"`):
              medians are shown, and their ratio)
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
-  PARTS      "repo scale dictionary" (default all three)
+  PARTS      "repo scale dictionary lsp" (default all four)
   BENCH_DICTIONARY  0: skip the dictionary part (default 1)
   BENCH_AUDIT 0: skip the audit's rows (default 1)
   BENCH_DIR  build there and keep it (default: a temporary folder, removed)
@@ -399,7 +401,7 @@ def audit_rows(base):
 
 
 def main():
-    parts = os.environ.get("PARTS", "repo scale dictionary").split()
+    parts = os.environ.get("PARTS", "repo scale dictionary lsp").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
     dry = [int(x) for x in os.environ.get("N_DRY", "200").split()]
     cores = int(os.environ.get("CORES", "2"))
@@ -423,6 +425,10 @@ def main():
             import bench_dictionary
             bench_dictionary.dictionary_part(row, base, cores)
             audit_rows(base)
+        if "lsp" in parts:
+            sys.path.insert(0, str(REPO / "scripts"))
+            import bench_lsp
+            bench_lsp.lsp_part(row)
     finally:
         if not keep:
             shutil.rmtree(base, ignore_errors=True)
