@@ -15,11 +15,10 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 """
 import hashlib
 import json
-import re
 from pathlib import Path
 
 from glossary import entries as glossary_entries
-from glossary import jsonio
+from glossary import jsonio, model
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
@@ -71,7 +70,8 @@ def from_entries(config, repo):
     """The model of this repository's own Markdown entries (config.yaml's entries_dir and site fields)."""
     from glossary import texmeta  # 15 ms to import: the jobs that import this module do without it
     return {
-        "entries": glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA),
+        "entries": {slug: as_model(e, ".") for slug, e in
+                    glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA).items()},
         "sections": [DEFAULT_SECTION],
         "title": config["site_title"],
         "site_url": config.get("site_url", ""),
@@ -120,10 +120,6 @@ def site_facts(loaded):
     return {k: v for k, v in facts.items() if v or k == "title"}
 
 
-# \cite, \citep, \citet, \citeauthor ... with optional [pinpoint]s, and Markdown's [@key; @other].
-LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
-                        r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
-MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
 
 
 def load_edition(plan, lang, base):
@@ -170,20 +166,8 @@ def load_edition(plan, lang, base):
 
 def citations_of(entry):
     """[{"key", "path", "line", "term"}] of every citation in an entry's prose, in order."""
-    found = []
-    body = entry["body"]
-    if entry["body_format"] == "latex":
-        for m in LATEX_CITE.finditer(body):
-            line = entry["body_line"] + body.count("\n", 0, m.start())
-            found += [{"key": k.strip(), "path": entry["path"], "line": line, "term": entry["key"]}
-                      for k in m.group(1).split(",") if k.strip()]
-    else:
-        from glossary import xref
-        text = xref.without_code(body)
-        for m in MARKDOWN_CITE.finditer(text):
-            line = entry["body_line"] + text.count("\n", 0, m.start())
-            found.append({"key": m.group(1), "path": entry["path"], "line": line, "term": entry["key"]})
-    return found
+    return [{"key": c["name"], "path": entry["path"], "line": c["line"], "term": entry["key"]}
+            for c in entry["citations"]]
 
 
 def check_citations(loaded):
@@ -224,15 +208,15 @@ def attach_demos(loaded):
 
 
 def as_model(term, root):
-    """A term as glossary.texdict reads it, in the one entry model (its file's path made whole, so
-    that jobs in any folder find it)."""
+    """A term as its reader hands it on (glossary.texdict's term, glossary.entries' entry.md), in the
+    one entry model, glossary.model.Entry's JSON form (its file's path made whole, so that jobs in
+    any folder find it)."""
     fields = {k: v for k, v in term.items() if k not in (
-        "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "refs")}
-    return glossary_entries.model(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
-                                  line=term["line"], body=term["body"], body_format=term["format"],
-                                  body_line=term["body_line"],
-                                  forms=term["forms"], section=term["section"], pictures=term.get("pictures", []),
-                                  refs=term.get("refs", []))
+        "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "graphics")}
+    document = model.Document(term["format"], term["body"], term["body_line"])
+    return model.entry(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
+                       line=term["line"], document=document, forms=term.get("forms"), section=term["section"],
+                       pictures=term.get("pictures", []), graphics=term.get("graphics", [])).to_json()
 
 
 def batches(entries, size):

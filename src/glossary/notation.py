@@ -281,9 +281,9 @@ def has_abbreviations(entries):
 # --- forms as text ----------------------------------------------------------------------------------
 
 def forms_text(entries, latex_macros):
-    """{slug: {form: text}} of the model's entries (forms as their source writes them): every form
-    that holds markup read and written as text once (glossary.plaintext)."""
-    items = {(slug, k): (v, e.get("body_format", "markdown")) for slug, e in entries.items()
+    """{slug: {form: text}} of {slug: {"forms", "reader": its prose's reader}} (forms as their source
+    writes them): every form that holds markup read and written as text once (glossary.plaintext)."""
+    items = {(slug, k): (v, e["reader"]) for slug, e in entries.items()
              for k, v in sorted(e.get("forms", {}).items())}
     done = plaintext.sources(items, latex_macros)
     out = {}

@@ -387,3 +387,68 @@ def markdown_page(title, summary, markdown):
     def plain(text):
         return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(str(text).split()))
     return f"# {plain(title)}\n\n> {plain(summary)}\n\n{markdown}"
+
+
+# --- this reader in the entry model (glossary.model.READERS["markdown"]) -----------------------
+
+# Markdown's citations: [@key; @other] and @key (pandoc's syntax; not an e-mail address).
+CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
+# A paragraph between two pieces of text read or written in one pandoc process.
+PIECE = "GLOSSARYPIECE{}"
+PIECE_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
+
+
+def mentions(source, line):
+    """([(slug, line)], [], [(citation key, line)]) of prose starting on `line` of its file: the
+    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown has no labels."""
+    text = xref.without_code(source)
+    links = [(slug, line + at - 1) for at, slug in xref.links(source)]
+    cites = [(m.group(1), line + text.count("\n", 0, m.start())) for m in CITE.finditer(text)]
+    return links, [], cites
+
+
+def parse_entries(entries, facts, context):
+    """({slug: blocks}, {}) of a batch of entries (glossary.model.Entry): each one's prose with its
+    facts filled in, its ```tikz blocks the figures of its compiled pictures."""
+    out = {}
+    for e in entries:
+        body = fill(e.document.source, facts.get(e.slug, {}), e.path)
+        out[e.slug] = tikz_figures(parse(body, context["markdown_macros"])["blocks"], e.pictures)
+    return out, {}
+
+
+def tikz_figures(blocks, pictures):
+    """An entry's ```tikz blocks as the figures of its compiled pictures (in order, as
+    glossary.entries.tikz_pictures numbered them), each with its caption and label."""
+    found = iter(pictures)
+    out = []
+    for b in blocks:
+        if b["t"] == "CodeBlock" and "tikz" in b["c"][0][1]:
+            picture = next(found)
+            caption = words(picture.get("caption", ""))
+            image = node("Image", [["", [], []], [], [f"picture:{picture['n']}", ""]])
+            out.append(node("Figure", [[picture.get("label", ""), [], []], [None, [node("Plain", caption)]],
+                                       [node("Plain", [image])]]))
+        else:
+            out.append(b)
+    return out
+
+
+def parse_texts(texts, latex_macros=""):
+    """{key: blocks} of short texts (a name's forms) from one pandoc process, each after a PIECE
+    paragraph."""
+    marks = "\n\n".join(f"{PIECE.format(i)}\n\n{s}" for i, s in enumerate(texts.values()))
+    found = []
+    for b in parse(marks)["blocks"]:
+        m = PIECE_LINE.fullmatch(stringify(b["c"])) if b["t"] == "Para" else None
+        if m:
+            found.append([])
+        elif found:
+            found[-1].append(b)
+    return dict(zip(texts, found))
+
+
+def raise_entry_formula(failure, ast, entry, macros=""):
+    """raise_math_failure for a formula of one glossary.model.Entry."""
+    formula, message = failure
+    raise_math_failure(formula, message, entry.document.source, entry.path, macros)

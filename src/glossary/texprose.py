@@ -3,7 +3,7 @@ that glossary.prose's writers take, so that the LaTeX path shares the Markdown p
 
     macros = normalise_macros(Path("assets/ml_macros.tex").read_text())
     blocks = parse(terms, macros, targets)          # {slug: [block, ...]}, one pandoc process
-    pages = write_html(blocks, terms)               # {slug: html}, one pandoc process; formulas checked
+    pages = render.html_pieces(blocks)     # {slug: html}, one pandoc process; formulas checked
 
 Why each step:
 
@@ -31,7 +31,7 @@ Why each step:
 - `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
   pandoc makes without raw TeX: `Link [["", [], [["reference-type", "ref"|"eqref"], ["reference", x]]],
   [Str x], ["#x", ""]]`; a later pass resolves them.  A displayed equation with `\\label{x}` is
-  wrapped in `Span [["", ["equation"], [["label", x]]], [Math]]`, which write_html turns into an
+  wrapped in `Span [["", ["equation"], [["label", x]]], [Math]]`, which the HTML writer turns into an
   anchor `id="x"` (the LaTeX writer would label a Span's identifier a second time), and a
   figure whose `\\label` sits inside its caption (which pandoc misses) gets it as identifier.
 - `unknown(blocks)` lists the raw TeX pandoc left (constructs it does not know), for measuring.
@@ -43,11 +43,11 @@ import re
 from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import node, run_pandoc
-from glossary.readers.latex import glossaries, lexer, references
+from glossary.readers.latex import citations, glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
-# The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by write_html.
+# The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by the writers.
 API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
 # The glossary commands read, the form each shows and their calls: the glossaries binding's.
@@ -574,3 +574,57 @@ def raise_formula(failure, parsed, terms):
                              f"(expanded: {formula}) does not convert to MathML ({' '.join(message.split())}); "
                              "rewrite it with commands texmath knows")
     raise EntryError(f"a formula does not convert to MathML: {formula} ({message})")
+
+
+# --- this reader in the entry model (glossary.model.READERS["latex"]) ---------------------------
+
+# A term's name that needs this reader ($\sigma$-algebra, R\'enyi); the others are text as they are.
+TEX_TITLE = re.compile(r"[\\$~^_{}]")
+# What a description names: glossary keys, labels (each of the commands that name one), citations.
+LABEL_NAMED = re.compile(r"\\(?:" + "|".join(sorted((c[1:] for c in references.REF_COMMANDS), key=len, reverse=True))
+                         + r")\{([^{}]*)\}")
+
+
+def mentions(source, line):
+    """([(key, line)], [(label, line)], [(citation key, line)]) of a description starting on `line`:
+    what it names, in order, each with its line in the file."""
+    def at(m):
+        return line + source.count("\n", 0, m.start())
+    keys = [(m.group(1).strip(), at(m)) for m in glossaries.KEY_CALL.finditer(source)]
+    labels = [(m.group(1), at(m)) for m in LABEL_NAMED.finditer(source)]
+    cites = [(k.strip(), at(m)) for m in citations.CITE.finditer(source) for k in m.group(1).split(",") if k.strip()]
+    return keys, labels, cites
+
+
+def term_of(entry):
+    """This reader's own shape of a glossary.model.Entry: {"key", "slug", "body", "path", "body_line"}."""
+    return {"key": entry.key, "slug": entry.slug, "body": entry.document.source, "path": entry.path,
+            "body_line": entry.document.line}
+
+
+TITLE = "title:"    # before a slug: the term's name, parsed as a term of its own
+
+
+def parse_entries(entries, facts, context):
+    """({slug: blocks}, {slug: blocks of its name}) of a batch of terms (glossary.model.Entry) from one
+    pandoc process: the descriptions, and the names that need this reader (TEX_TITLE) as terms of
+    their own, so that a formula or accent in a name reads as in the prose."""
+    terms = [term_of(e) for e in entries]
+    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line)
+             for e in entries if TEX_TITLE.search(e.title)]
+    parsed = parse(terms + names, normalise_macros(context["latex_macros"]), context["targets"])
+    return ({t["slug"]: parsed[t["slug"]] for t in terms},
+            {t["slug"][len(TITLE):]: parsed[t["slug"]] for t in names})
+
+
+def parse_texts(texts, latex_macros=""):
+    """{key: blocks} of short texts (a name's forms), from one pandoc process."""
+    terms = [{"key": str(k), "slug": str(i), "body": s, "path": "?", "body_line": 1}
+             for i, (k, s) in enumerate(texts.items())]
+    parsed = parse(terms, normalise_macros(latex_macros), {})
+    return {k: parsed[str(i)] for i, k in enumerate(texts)}
+
+
+def raise_entry_formula(failure, ast, entry, macros=""):
+    """raise_formula for one glossary.model.Entry whose blocks are `ast`."""
+    raise_formula(failure, {entry.slug: ast}, [term_of(entry)])

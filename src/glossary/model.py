@@ -1,0 +1,143 @@
+"""The entry model: what every stage after the readers knows of an entry, whatever its source.
+
+    entry = Entry.from_json(jsonio.read("results/_entries/attention.json"))
+    entry.title, entry.forms["plural"], entry.document.source, [c.key for c in entry.citations]
+
+A reader (glossary.entries for entry.md, glossary.texdict for a LaTeX dictionary, through
+glossary.dictionary.as_model) builds an `Entry`; the loaded dictionary, the snapshots the jobs read
+(results/_entries/<slug>.json) and Snakemake's params hold its JSON form (`to_json`).  The prose is a
+`Document`: its source text, the line it starts on, and the name of the reader that parses it into
+pandoc's AST.  That name is read here alone (`READERS`): `parse`, `parse_texts` and `raise_formula`
+hand each entry to its reader, so a writer never asks which format an entry came from.  What the
+prose names (other entries, labels, citations) the reader finds at load time, each with its line.
+"""
+from dataclasses import asdict, dataclass, field, fields
+
+from glossary import prose, texprose
+
+# The reader of each Document.reader: its module, which parses a batch of entries (parse_entries),
+# short texts (parse_texts), and tells a formula that does not convert (raise_entry_formula).
+READERS = {"markdown": prose, "latex": texprose}
+
+
+@dataclass(frozen=True)
+class Document:
+    """An entry's prose as its reader hands it on: `reader` (a key of READERS), the source text and
+    the line of the entry's file it starts on."""
+    reader: str
+    source: str
+    line: int = 1
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name the prose uses (an entry's key or slug, a label, a citation key) and its line in the
+    entry's file."""
+    name: str
+    line: int
+
+
+@dataclass
+class Entry:
+    slug: str
+    key: str
+    title: str
+    path: str
+    line: int
+    section: str
+    document: Document
+    forms: dict
+    see_also: list = field(default_factory=list)
+    summary: str | None = None
+    links: list = field(default_factory=list)        # [Mention]: the entries its prose links to
+    label_refs: list = field(default_factory=list)   # [Mention]: the labels its prose refers to
+    citations: list = field(default_factory=list)    # [Mention]: the bibliography keys it cites
+    pictures: list = field(default_factory=list)     # [{"n", "tex", "line", ...}]: its TikZ pictures
+    graphics: list = field(default_factory=list)     # [{"n", "path", "line"}]: its included graphics
+    meta: dict = field(default_factory=dict)         # the rest of its source's fields (demo, csv, sort ...)
+
+    def to_json(self):
+        """The entry as the loaded dictionary, the snapshots and the jobs hold it: one flat dict, its
+        source's other fields beside the model's own."""
+        own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "meta"}
+        own["document"] = asdict(self.document)
+        for name in ("links", "label_refs", "citations"):
+            own[name] = [asdict(m) for m in own[name]]
+        return dict(self.meta, **own)
+
+    @classmethod
+    def from_json(cls, data):
+        own = {f.name for f in fields(cls)} - {"meta"}
+        values = {k: v for k, v in data.items() if k in own}
+        values["document"] = Document(**data["document"])
+        for name in ("links", "label_refs", "citations"):
+            values[name] = [Mention(**m) for m in data.get(name, [])]
+        return cls(**values, meta={k: v for k, v in data.items() if k not in own})
+
+
+def entry(meta, *, slug, path, document, key=None, forms=None, section="main", line=1, pictures=(),
+          graphics=()):
+    """The Entry of a term whose reader gave `meta` (its fields: title, summary, see_also and the
+    rest) and `document`; the prose's mentions are found by the document's reader, and the forms a
+    cross-reference shows default to the title."""
+    meta = dict(meta)
+    title = meta.pop("title")
+    forms = dict(forms or {})
+    forms.setdefault("text", title)
+    forms.setdefault("first", forms["text"])
+    forms.setdefault("plural", forms["text"] + "s")
+    forms.setdefault("firstplural", forms["first"] + "s")
+    links, label_refs, citations = READERS[document.reader].mentions(document.source, document.line)
+    own = {"see_also": meta.pop("see_also", []), "summary": meta.pop("summary", None)}
+    meta.pop("graphics", None)
+    meta.setdefault("csv", [])
+    meta.setdefault("figures", [])
+    return Entry(slug=slug, key=key or slug, title=title, path=path, line=line, section=section, document=document,
+                 forms=forms, links=[Mention(*m) for m in links], label_refs=[Mention(*m) for m in label_refs],
+                 citations=[Mention(*m) for m in citations], pictures=list(pictures), graphics=list(graphics),
+                 meta=meta, **own)
+
+
+def with_prose(data, source, line, **changed):
+    """An entry's JSON model with its prose replaced (its document starting on `line`), the mentions
+    found again, and `changed` fields (the preview's edit of a description)."""
+    entry = Entry.from_json(dict(data, **changed))
+    document = Document(entry.document.reader, source, line)
+    links, label_refs, citations = READERS[document.reader].mentions(source, line)
+    entry.document = document
+    entry.links, entry.label_refs = [Mention(*m) for m in links], [Mention(*m) for m in label_refs]
+    entry.citations = [Mention(*m) for m in citations]
+    return entry.to_json()
+
+
+# --- the readers, by the entry's document ----------------------------------------------------------
+
+def parse(entries, facts, context):
+    """({slug: pandoc blocks}, {slug: blocks of its name}) for a batch of Entry, each by its reader
+    (one pandoc process per reader); the second holds the names that the reader reads as prose (a
+    LaTeX term's name with a formula or an accent)."""
+    bodies, names = {}, {}
+    for name, reader in READERS.items():
+        mine = [e for e in entries if e.document.reader == name]
+        if mine:
+            read, titles = reader.parse_entries(mine, facts, context)
+            bodies.update(read)
+            names.update(titles)
+    return bodies, names
+
+
+def parse_texts(items, latex_macros=""):
+    """{key: pandoc blocks} of {key: (text, reader)}: short texts (a name's forms) read as their
+    entry's prose is."""
+    blocks = {}
+    for name, reader in READERS.items():
+        mine = {k: text for k, (text, by) in items.items() if by == name}
+        if mine:
+            blocks.update(reader.parse_texts(mine, latex_macros))
+    return blocks
+
+
+def raise_formula(failure, ast, entry, macros=""):
+    """The EntryError of a formula of `entry` (an Entry; `ast` its blocks) that does not convert,
+    told by its reader with the file and line."""
+    READERS[entry.document.reader].raise_entry_formula(failure, ast, entry, macros)
