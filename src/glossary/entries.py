@@ -287,6 +287,19 @@ def term(meta, *, slug, path, body, body_line, pictures):
     return entry
 
 
+# Markdown's citations: [@key; @other] and @key (pandoc's syntax; not an e-mail address).
+CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
+
+
+def mentions(source, line):
+    """([(slug, line)], [], [(citation key, line)]) of prose starting on `line` of its file: the
+    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown has no labels."""
+    text = xref.without_code(source)
+    links = [(slug, line + at - 1) for at, slug in xref.links(source)]
+    cites = [(m.group(1), line + text.count("\n", 0, m.start())) for m in CITE.finditer(text)]
+    return links, [], cites
+
+
 # The model's fields that are not its source's metadata (glossary.model.Entry: the prose and what
 # it names, and the file it came from).
 NOT_METADATA = ("path", "document", "links", "label_refs", "citations")

@@ -7,22 +7,25 @@ A reader (glossary.entries for entry.md, glossary.texdict for a LaTeX dictionary
 glossary.dictionary.as_model) builds an `Entry`; the loaded dictionary, the snapshots the jobs read
 (results/_entries/<slug>.json) and Snakemake's params hold its JSON form (`to_json`).  The prose is a
 `Document`: its source text, the line it starts on, and the name of the reader that parses it into
-pandoc's AST.  That name is read here alone (`READERS`): `parse`, `parse_texts` and `raise_formula`
-hand each entry to its reader, so a writer never asks which format an entry came from.  What the
-prose names (other entries, labels, citations) the reader finds at load time, each with its line.
+pandoc's AST.  That name is read in two places alone: here (`MENTIONS`: what the prose names, other
+entries, labels, citations, found at load time, each with its line) and glossary.documents (the
+parse, in the prose job), so a writer never asks which format an entry came from.  This module
+imports no reader's parser: every job and the no-op build import it through glossary.dictionary.
 """
 from dataclasses import asdict, dataclass, field, fields
 
-from glossary import prose, texprose
+from glossary import entries
+from glossary.readers.latex import mentions
 
-# The reader of each Document.reader: its module, which parses a batch of entries (parse_entries),
-# short texts (parse_texts), and tells a formula that does not convert (raise_entry_formula).
-READERS = {"markdown": prose, "latex": texprose}
+# What each Document.reader's prose names (its links, label references and citations, with lines):
+# found when the entry is read (glossary.documents parses it into pandoc's AST, in the prose job).
+MENTIONS = {"markdown": entries.mentions, "latex": mentions.of}
 
 
 @dataclass(frozen=True)
 class Document:
-    """An entry's prose as its reader hands it on: `reader` (a key of READERS), the source text and
+    """An entry's prose as its reader hands it on: `reader` (a key of MENTIONS and of
+    glossary.documents.READERS), the source text and
     the line of the entry's file it starts on."""
     reader: str
     source: str
@@ -87,7 +90,7 @@ def entry(meta, *, slug, path, document, key=None, forms=None, section="main", l
     forms.setdefault("first", forms["text"])
     forms.setdefault("plural", forms["text"] + "s")
     forms.setdefault("firstplural", forms["first"] + "s")
-    links, label_refs, citations = READERS[document.reader].mentions(document.source, document.line)
+    links, label_refs, citations = MENTIONS[document.reader](document.source, document.line)
     own = {"see_also": meta.pop("see_also", []), "summary": meta.pop("summary", None)}
     meta.pop("graphics", None)
     meta.setdefault("csv", [])
@@ -103,41 +106,8 @@ def with_prose(data, source, line, **changed):
     found again, and `changed` fields (the preview's edit of a description)."""
     entry = Entry.from_json(dict(data, **changed))
     document = Document(entry.document.reader, source, line)
-    links, label_refs, citations = READERS[document.reader].mentions(source, line)
+    links, label_refs, citations = MENTIONS[document.reader](source, line)
     entry.document = document
     entry.links, entry.label_refs = [Mention(*m) for m in links], [Mention(*m) for m in label_refs]
     entry.citations = [Mention(*m) for m in citations]
     return entry.to_json()
-
-
-# --- the readers, by the entry's document ----------------------------------------------------------
-
-def parse(entries, facts, context):
-    """({slug: pandoc blocks}, {slug: blocks of its name}) for a batch of Entry, each by its reader
-    (one pandoc process per reader); the second holds the names that the reader reads as prose (a
-    LaTeX term's name with a formula or an accent)."""
-    bodies, names = {}, {}
-    for name, reader in READERS.items():
-        mine = [e for e in entries if e.document.reader == name]
-        if mine:
-            read, titles = reader.parse_entries(mine, facts, context)
-            bodies.update(read)
-            names.update(titles)
-    return bodies, names
-
-
-def parse_texts(items, latex_macros=""):
-    """{key: pandoc blocks} of {key: (text, reader)}: short texts (a name's forms) read as their
-    entry's prose is."""
-    blocks = {}
-    for name, reader in READERS.items():
-        mine = {k: text for k, (text, by) in items.items() if by == name}
-        if mine:
-            blocks.update(reader.parse_texts(mine, latex_macros))
-    return blocks
-
-
-def raise_formula(failure, ast, entry, macros=""):
-    """The EntryError of a formula of `entry` (an Entry; `ast` its blocks) that does not convert,
-    told by its reader with the file and line."""
-    READERS[entry.document.reader].raise_entry_formula(failure, ast, entry, macros)

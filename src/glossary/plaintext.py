@@ -18,7 +18,7 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 
-from glossary import model, prose, texprose
+from glossary import documents, prose, texprose
 
 # Unicode's superscript and subscript characters (the ones every common font has).
 SUPERSCRIPT = dict(zip("0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθφχ′*ᵀ",
@@ -193,8 +193,8 @@ def texts(pieces):
 
 def sources(items, latex_macros=""):
     """{key: text} of {key: (source text, the reader of its entry's prose)}: a name's or a form's
-    source, read as its entries' prose is (glossary.model.parse_texts), written by `texts`.  A source
+    source, read as its entries' prose is (glossary.documents.parse_texts), written by `texts`.  A source
     without markup is its own text."""
     plain = {k: s for k, (s, reader) in items.items() if not re.search(r"[\\$^_{}~*`\[<&]", s)}
-    done = texts(model.parse_texts({k: v for k, v in items.items() if k not in plain}, latex_macros))
+    done = texts(documents.parse_texts({k: v for k, v in items.items() if k not in plain}, latex_macros))
     return {k: plain[k] if k in plain else done[k] for k in items}

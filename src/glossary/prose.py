@@ -391,20 +391,9 @@ def markdown_page(title, summary, markdown):
 
 # --- this reader in the entry model (glossary.model.READERS["markdown"]) -----------------------
 
-# Markdown's citations: [@key; @other] and @key (pandoc's syntax; not an e-mail address).
-CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
 # A paragraph between two pieces of text read or written in one pandoc process.
 PIECE = "GLOSSARYPIECE{}"
 PIECE_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
-
-
-def mentions(source, line):
-    """([(slug, line)], [], [(citation key, line)]) of prose starting on `line` of its file: the
-    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown has no labels."""
-    text = xref.without_code(source)
-    links = [(slug, line + at - 1) for at, slug in xref.links(source)]
-    cites = [(m.group(1), line + text.count("\n", 0, m.start())) for m in CITE.finditer(text)]
-    return links, [], cites
 
 
 def parse_entries(entries, facts, context):

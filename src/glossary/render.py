@@ -8,7 +8,7 @@ batch written as HTML (MathML), LaTeX and Markdown by one pandoc process per for
 An entry's summary, when its source gives none, is its first sentence: as text ("summary"), and as
 HTML and LaTeX written like its prose (formulas as MathML, or typeset by LaTeX).
 
-Each entry (a glossary.model.Entry) is parsed by the reader of its document (glossary.model.parse:
+Each entry (a glossary.model.Entry) is parsed by the reader of its document (glossary.documents.parse:
 Markdown with the run's facts filled in, LaTeX descriptions all of a batch in one pandoc process);
 nothing here knows an entry's source format.  Everything after works on the AST.
 """
@@ -19,7 +19,19 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, dictionary, eqnumbers, labelrefs, mathml, model, plaintext, prose, texprose
+from glossary import (
+    alttext,
+    citations,
+    dictionary,
+    documents,
+    eqnumbers,
+    labelrefs,
+    mathml,
+    model,
+    plaintext,
+    prose,
+    texprose,
+)
 from glossary.entries import EntryError
 from glossary.sentences import caption_text, first_sentence, referring_sentences, without_citations
 
@@ -34,7 +46,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 def titles(names, by_slug):
     """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name their reader
-    parsed (glossary.model.parse's second part): the name as the page, the print edition and the
+    parsed (glossary.documents.parse: its second part): the name as the page, the print edition and the
     feeds show it, without links."""
     names = {slug: [prose.node("Plain", without_citations(texprose.inlines_of(blocks)))]
              for slug, blocks in names.items()}
@@ -288,7 +300,7 @@ def raise_formula(failure, asts, bodies, macros=""):
     for slug, ast in asts.items():
         # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
         if formula in texprose.formulas(ast):
-            model.raise_formula(failure, ast, bodies[slug], macros)
+            documents.raise_formula(failure, ast, bodies[slug], macros)
     raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({' '.join(message.split())}); fix it")
 
 
@@ -394,7 +406,7 @@ def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=Tr
 
 def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
     """render_batch's work for the entries not in its cache (glossary.model.Entry)."""
-    asts, names = model.parse(entries, facts, context)
+    asts, names = documents.parse(entries, facts, context)
     done, by_slug = {}, {e.slug: e for e in entries}
     named = titles(names, by_slug)
     results, summaries = {}, {}

@@ -43,7 +43,7 @@ import re
 from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import node, run_pandoc
-from glossary.readers.latex import citations, glossaries, lexer, references
+from glossary.readers.latex import glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
@@ -580,22 +580,6 @@ def raise_formula(failure, parsed, terms):
 
 # A term's name that needs this reader ($\sigma$-algebra, R\'enyi); the others are text as they are.
 TEX_TITLE = re.compile(r"[\\$~^_{}]")
-# What a description names: glossary keys, labels (each of the commands that name one), citations.
-LABEL_NAMED = re.compile(r"\\(?:" + "|".join(sorted((c[1:] for c in references.REF_COMMANDS), key=len, reverse=True))
-                         + r")\{([^{}]*)\}")
-
-
-def mentions(source, line):
-    """([(key, line)], [(label, line)], [(citation key, line)]) of a description starting on `line`:
-    what it names, in order, each with its line in the file."""
-    def at(m):
-        return line + source.count("\n", 0, m.start())
-    keys = [(m.group(1).strip(), at(m)) for m in glossaries.KEY_CALL.finditer(source)]
-    labels = [(m.group(1), at(m)) for m in LABEL_NAMED.finditer(source)]
-    cites = [(k.strip(), at(m)) for m in citations.CITE.finditer(source) for k in m.group(1).split(",") if k.strip()]
-    return keys, labels, cites
-
-
 def term_of(entry):
     """This reader's own shape of a glossary.model.Entry: {"key", "slug", "body", "path", "body_line"}."""
     return {"key": entry.key, "slug": entry.slug, "body": entry.document.source, "path": entry.path,
