@@ -17,8 +17,9 @@ import hashlib
 import json
 from pathlib import Path
 
+from glossary import editions, jsonio, model
 from glossary import entries as glossary_entries
-from glossary import jsonio, model
+from glossary.layout import title_order
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
@@ -68,7 +69,7 @@ def source_fields(extra, book):
 
 def from_entries(config, repo):
     """The model of this repository's own Markdown entries (config.yaml's entries_dir and site fields)."""
-    from glossary import texmeta  # 15 ms to import: the jobs that import this module do without it
+    from glossary import texmeta  # 5 ms to import: the jobs and the no-op build that import this do without it
     return {
         "entries": {slug: as_model(e, ".") for slug, e in
                     glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA).items()},
@@ -105,7 +106,7 @@ BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "sym
 def book_of(main, fields, fallback=None):
     """glossary.texmeta.book (the main file's title, authors, licence, ..., each overridden by the
     YAML file's `fields`), titled by the main file's name when neither gives a title."""
-    from glossary import texmeta  # 15 ms to import: see from_entries()
+    from glossary import texmeta  # 5 ms to import: see from_entries()
     book = texmeta.book(main, fields, fallback)
     book["title"] = book["title"] or Path(main).stem
     return book
@@ -127,7 +128,7 @@ def load_edition(plan, lang, base):
     its view of every edition, its fallback targets, its book: glossary.texmeta.book).  `base` is the
     base edition's read (glossary.plan.Source.read).  Every edition is read (0.1 s each) to know which
     terms and sections each one publishes."""
-    from glossary import editions, texdict
+    from glossary import texdict  # 16 ms to import: only a build with several editions reads them here
     base_spec = plan["editions"][0]
     base_config = base.get("config", {})
     book = book_of(base["main"], base_config)
@@ -176,7 +177,7 @@ def check_citations(loaded):
     cites = [c for e in loaded["entries"].values() for c in citations_of(e)]
     if not cites:
         return []
-    from glossary import citations
+    from glossary import citations  # 28 ms (citeproc) the no-op build and the pictures job do without
     bib = loaded.get("bibliography")
     if not bib or not Path(bib).is_file():
         first = cites[0]
@@ -282,7 +283,7 @@ def names(loaded):
 def write_names(loaded, folder="."):
     """results/names.json (names()), the pictures' preamble and each entry's pictures snapshot
     (pictures_snapshot()), each rewritten only when it changes."""
-    from glossary import pictures
+    from glossary import pictures  # 17 ms after glossary.plan: the no-op build does without it
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
     forms = {e["key"]: e["forms"] for e in loaded["entries"].values()}
@@ -291,7 +292,6 @@ def write_names(loaded, folder="."):
         write_if_changed(Path(folder) / pictures_snapshot_path(entry["slug"]),
                          jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"], loaded.get("labels"), titles)))
     # what the pages show of every edition (glossary.editions; its words included)
-    from glossary import editions
     write_if_changed(Path(folder) / editions.VIEW, jsonio.dumps(loaded["edition_view"]))
     return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
 
@@ -310,7 +310,7 @@ def pictures_snapshot(entry, forms, root, labels=None, titles=None):
     terms its \\gls calls show (`forms`: {glossary key: forms}), the numbers its \\ref calls print
     (pictures.picture_labels), the graphics files the prose includes.  Where a picture sits (its
     file and line, which only an error message tells) is the entry snapshot's."""
-    from glossary import pictures
+    from glossary import pictures  # see write_names
     shown = sorted({k for p in entry["pictures"] for k in pictures.glossary_keys(p["tex"])})
     return {"slug": entry["slug"], "key": entry["key"],
             "pictures": [{"n": p["n"], "tex": p["tex"], "files": pictures.referenced_files(p["tex"], root),
@@ -323,7 +323,6 @@ def pictures_snapshot(entry, forms, root, labels=None, titles=None):
 def book_order(loaded):
     """The slugs in the book's order: section by section as the dictionary orders its sections,
     alphabetical by title within each (the index's order)."""
-    from glossary.layout import title_order
     rank = {s["id"]: i for i, s in enumerate(loaded["sections"])}
     entries = loaded["entries"]
     return sorted(entries, key=lambda s: (rank.get(entries[s]["section"], len(rank)),

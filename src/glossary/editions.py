@@ -18,6 +18,8 @@ so by slug.
 import posixpath
 from pathlib import Path
 
+import yaml
+
 PLAN = "results/editions.json"
 VIEW = "results/edition.json"
 MESSAGES = Path(__file__).resolve().parents[2] / "templates" / "messages"
@@ -75,7 +77,6 @@ def messages(lang):
     path = MESSAGES / f"{lang}.yaml"
     if not path.is_file():
         return {}
-    import yaml
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
