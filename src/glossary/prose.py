@@ -159,6 +159,35 @@ def stringify(inlines):
     return "".join(parts)
 
 
+def inlines_of(blocks):
+    """The inlines of a piece's paragraphs (a form's, a name's one paragraph)."""
+    out = []
+    for b in blocks:
+        if b["t"] in ("Para", "Plain"):
+            out += b["c"]
+    return out
+
+
+def formulas(blocks, in_forms=True):
+    """The formulas of a term's blocks, in document order; with in_forms=False, not those of the
+    forms that glossary links show (xref links: not in the body's source)."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("t") == "Math":
+                found.append(value["c"][1])
+            if not in_forms and value.get("t") == "Link" and "xref" in value["c"][0][1]:
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(blocks)
+    return found
+
+
 class Pass:
     """Walks the AST once: xrefs, raw TeX as text, unsafe addresses, formulas checked."""
 

@@ -19,19 +19,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path, PurePath
 
-from glossary import (
-    alttext,
-    citations,
-    dictionary,
-    documents,
-    eqnumbers,
-    labelrefs,
-    mathml,
-    model,
-    plaintext,
-    prose,
-    texprose,
-)
+from glossary import alttext, citations, dictionary, documents, eqnumbers, labelrefs, mathml, model, plaintext, prose
 from glossary.entries import EntryError
 from glossary.sentences import caption_text, first_sentence, referring_sentences, without_citations
 
@@ -48,7 +36,7 @@ def titles(names, by_slug):
     """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name their reader
     parsed (glossary.documents.parse: its second part): the name as the page, the print edition and the
     feeds show it, without links."""
-    names = {slug: [prose.node("Plain", without_citations(texprose.inlines_of(blocks)))]
+    names = {slug: [prose.node("Plain", without_citations(prose.inlines_of(blocks)))]
              for slug, blocks in names.items()}
     if not names:
         return {}
@@ -289,7 +277,7 @@ def html_pieces(asts):
         failures = prose.math_failures(log)
     pieces = split(out, "html", list(asts))
     # The MathML set as TeX sets it (glossary.mathml) once the numbers stand beside their formulas.
-    return {slug: mathml.tidy(eqnumbers.equation_numbers(texprose.link_math(piece)))
+    return {slug: mathml.tidy(eqnumbers.equation_numbers(mathml.link_math(piece)))
             for slug, piece in pieces.items()}, failures
 
 
@@ -299,7 +287,7 @@ def raise_formula(failure, asts, bodies, macros=""):
     formula, message = failure
     for slug, ast in asts.items():
         # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
-        if formula in texprose.formulas(ast):
+        if formula in prose.formulas(ast):
             documents.raise_formula(failure, ast, bodies[slug], macros)
     raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({' '.join(message.split())}); fix it")
 
@@ -309,7 +297,7 @@ def unwrap_spans(value, fmt):
     formula's LaTeX, data-latex); the other formats show only what they hold, LaTeX the formula
     of data-latex (its references links) when the span has one."""
     if fmt == "html":
-        return texprose.equation_ids(without_attr(value, "data-latex"))
+        return equation_ids(without_attr(value, "data-latex"))
     if isinstance(value, list):
         out = []
         for v in value:
@@ -323,6 +311,20 @@ def unwrap_spans(value, fmt):
         return out
     if isinstance(value, dict):
         return {k: unwrap_spans(v, fmt) for k, v in value.items()}
+    return value
+
+
+def equation_ids(value):
+    """The blocks with each labelled equation's Span identified by its label, for the HTML only:
+    LaTeX keeps the \\label inside the formula, and a Span's identifier would label it twice."""
+    if isinstance(value, list):
+        return [equation_ids(v) for v in value]
+    if isinstance(value, dict):
+        if value.get("t") == "Span" and "equation" in value["c"][0][1]:
+            (_, classes, attrs), content = value["c"]
+            label = dict(attrs)["label"]
+            return prose.node("Span", [[label, classes, [a for a in attrs if a[0] != "label"]], content])
+        return {k: equation_ids(v) for k, v in value.items()}
     return value
 
 
