@@ -101,12 +101,12 @@ def entry(meta, *, slug, path, document, key=None, forms=None, section="main", l
                  meta=meta, **own)
 
 
-def with_prose(data, source, line, **changed):
-    """An entry's JSON model with its prose replaced (its document starting on `line`), the mentions
-    found again, and `changed` fields (the preview's edit of a description)."""
+def with_prose(data, source, start, **changed):
+    """An entry's JSON model with its prose replaced (its document starting on line `start`), the
+    mentions found again, and `changed` fields (the preview's edit of a description)."""
     entry = Entry.from_json(dict(data, **changed))
-    document = Document(entry.document.reader, source, line)
-    links, label_refs, citations = MENTIONS[document.reader](source, line)
+    document = Document(entry.document.reader, source, start)
+    links, label_refs, citations = MENTIONS[document.reader](source, start)
     entry.document = document
     entry.links, entry.label_refs = [Mention(*m) for m in links], [Mention(*m) for m in label_refs]
     entry.citations = [Mention(*m) for m in citations]
