@@ -14,7 +14,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 def latex():
     """The fixture dictionary's terms in the model, by slug."""
     read = plan.Source(FIXTURE / "dictionary.yaml").read()
-    return read, {slug: dictionary.as_model(t, read["root"]) for slug, t in read["entries"].items()}
+    return read, {slug: dictionary.as_model(t, read["root"], read["labels"]) for slug, t in read["entries"].items()}
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +50,17 @@ def test_latex_mentions_are_the_descriptions_names_on_their_lines(latex):
     assert {m.name for m in audit.label_refs} >= {"eq:norm-triangle", "eq:norm-euclidean", "fig:norm-arrow"}
 
 
+def test_latex_labels_carry_their_number_and_line(latex):
+    read, models = latex
+    found = {}
+    for data in models.values():
+        entry = model.Entry.from_json(data)
+        for label in entry.labels:
+            found[label.name] = {"slug": entry.slug, "kind": label.kind, "number": label.number}
+            assert f"\\label{{{label.name}}}" in file_line(entry.path, label.line)
+    assert found == read["labels"] and found
+
+
 def test_markdown_mentions_are_the_links_on_their_lines(markdown):
     entry = model.Entry.from_json(markdown["attention"])
     assert entry.document.reader == "markdown" and entry.document.source.startswith("\n") is False
@@ -60,11 +71,13 @@ def test_markdown_mentions_are_the_links_on_their_lines(markdown):
 
 def test_with_prose_finds_the_mentions_again(latex):
     data = latex[1]["norm"]
-    changed = model.with_prose(data, "See \\gls{gd} and \\cite{a, b}.", 40, line=3)
+    labels = model.Entry.from_json(data).labels
+    changed = model.with_prose(data, "See \\gls{gd} and \\cite{a, b}.\n\n\\label{%s}" % labels[0].name, 40, line=3)
     entry = model.Entry.from_json(changed)
     assert entry.document.source.startswith("See") and entry.line == 3
     assert entry.links == [model.Mention("gd", 40)]
     assert entry.citations == [model.Mention("a", 40), model.Mention("b", 40)]
+    assert [(x.name, x.number, x.line) for x in entry.labels][0] == (labels[0].name, labels[0].number, 42)
 
 
 def test_no_stage_after_the_readers_asks_the_format():

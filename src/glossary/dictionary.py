@@ -39,7 +39,7 @@ def from_source(read, extra, book):
     """The model of a LaTeX dictionary: `read` is glossary.texdict's read of its main file, `extra`
     the YAML file's fields (glossary.plan.Source.config), `book` book_of() them."""
     return {
-        "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
+        "entries": {slug: as_model(e, read["root"], read.get("labels", {})) for slug, e in read["entries"].items()},
         "sections": read["sections"],
         **source_fields(extra, book),
         "root": read["root"],
@@ -208,16 +208,19 @@ def attach_demos(loaded):
         loaded["demo_scripts"][slug] = {"key": key, "kind": spec["kind"], "script": str(script), "image": image}
 
 
-def as_model(term, root):
+def as_model(term, root, labels=None):
     """A term as its reader hands it on (glossary.texdict's term, glossary.entries' entry.md), in the
     one entry model, glossary.model.Entry's JSON form (its file's path made whole, so that jobs in
-    any folder find it)."""
+    any folder find it); `labels`: the reader's {label: {"slug", "kind", "number"}}, this term's
+    kept."""
     fields = {k: v for k, v in term.items() if k not in (
         "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "graphics")}
     document = model.Document(term["format"], term["body"], term["body_line"])
     return model.entry(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
                        line=term["line"], document=document, forms=term.get("forms"), section=term["section"],
-                       pictures=term.get("pictures", []), graphics=term.get("graphics", [])).to_json()
+                       pictures=term.get("pictures", []), graphics=term.get("graphics", []),
+                       labels={name: {"kind": v["kind"], "number": v["number"]} for name, v in (labels or {}).items()
+                               if v["slug"] == term["slug"]}).to_json()
 
 
 def batches(entries, size):

@@ -292,12 +292,13 @@ CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-
 
 
 def mentions(source, line):
-    """([(slug, line)], [], [(citation key, line)]) of prose starting on `line` of its file: the
-    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown has no labels."""
+    """([(slug, line)], [], [(citation key, line)], []) of prose starting on `line` of its file: the
+    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown prose neither
+    defines nor refers to labels."""
     text = xref.without_code(source)
     links = [(slug, line + at - 1) for at, slug in xref.links(source)]
     cites = [(m.group(1), line + text.count("\n", 0, m.start())) for m in CITE.finditer(text)]
-    return links, [], cites
+    return links, [], cites, []
 
 
 # The model's fields that are not its source's metadata (glossary.model.Entry: the prose and what

@@ -40,6 +40,16 @@ class Mention:
     line: int
 
 
+@dataclass(frozen=True)
+class Label:
+    """A label the prose defines: what it labels ("figure", "equation", "table"), the number its
+    references show, and its line in the entry's file."""
+    name: str
+    kind: str
+    number: int
+    line: int
+
+
 @dataclass
 class Entry:
     slug: str
@@ -55,6 +65,7 @@ class Entry:
     links: list = field(default_factory=list)        # [Mention]: the entries its prose links to
     label_refs: list = field(default_factory=list)   # [Mention]: the labels its prose refers to
     citations: list = field(default_factory=list)    # [Mention]: the bibliography keys it cites
+    labels: list = field(default_factory=list)       # [Label]: the labels it defines
     pictures: list = field(default_factory=list)     # [{"n", "tex", "line", ...}]: its TikZ pictures
     graphics: list = field(default_factory=list)     # [{"n", "path", "line"}]: its included graphics
     meta: dict = field(default_factory=dict)         # the rest of its source's fields (demo, csv, sort ...)
@@ -64,7 +75,7 @@ class Entry:
         source's other fields beside the model's own."""
         own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "meta"}
         own["document"] = asdict(self.document)
-        for name in ("links", "label_refs", "citations"):
+        for name in ("links", "label_refs", "citations", "labels"):
             own[name] = [asdict(m) for m in own[name]]
         return dict(self.meta, **own)
 
@@ -75,14 +86,16 @@ class Entry:
         values["document"] = Document(**data["document"])
         for name in ("links", "label_refs", "citations"):
             values[name] = [Mention(**m) for m in data.get(name, [])]
+        values["labels"] = [Label(**m) for m in data.get("labels", [])]
         return cls(**values, meta={k: v for k, v in data.items() if k not in own})
 
 
 def entry(meta, *, slug, path, document, key=None, forms=None, section="main", line=1, pictures=(),
-          graphics=()):
+          graphics=(), labels=None):
     """The Entry of a term whose reader gave `meta` (its fields: title, summary, see_also and the
-    rest) and `document`; the prose's mentions are found by the document's reader, and the forms a
-    cross-reference shows default to the title."""
+    rest) and `document`; the prose's mentions are found by the document's reader, `labels` ({name:
+    {"kind", "number"}}: the reader's numbering of the labels it defines) placed on their lines, and
+    the forms a cross-reference shows default to the title."""
     meta = dict(meta)
     title = meta.pop("title")
     forms = dict(forms or {})
@@ -90,24 +103,33 @@ def entry(meta, *, slug, path, document, key=None, forms=None, section="main", l
     forms.setdefault("first", forms["text"])
     forms.setdefault("plural", forms["text"] + "s")
     forms.setdefault("firstplural", forms["first"] + "s")
-    links, label_refs, citations = MENTIONS[document.reader](document.source, document.line)
     own = {"see_also": meta.pop("see_also", []), "summary": meta.pop("summary", None)}
-    meta.pop("graphics", None)
     meta.setdefault("csv", [])
     meta.setdefault("figures", [])
-    return Entry(slug=slug, key=key or slug, title=title, path=path, line=line, section=section, document=document,
-                 forms=forms, links=[Mention(*m) for m in links], label_refs=[Mention(*m) for m in label_refs],
-                 citations=[Mention(*m) for m in citations], pictures=list(pictures), graphics=list(graphics),
-                 meta=meta, **own)
+    found = Entry(slug=slug, key=key or slug, title=title, path=path, line=line, section=section, document=document,
+                  forms=forms, pictures=list(pictures), graphics=list(graphics), meta=meta, **own)
+    return placed(found, labels or {})
+
+
+def placed(entry, labels):
+    """`entry` with the mentions of its document found by its reader, and its labels ({name: {"kind",
+    "number"}}) each on the line of its first definition."""
+    links, label_refs, citations, defined = MENTIONS[entry.document.reader](entry.document.source,
+                                                                           entry.document.line)
+    entry.links, entry.label_refs = [Mention(*m) for m in links], [Mention(*m) for m in label_refs]
+    entry.citations = [Mention(*m) for m in citations]
+    lines = {}
+    for name, at in defined:
+        lines.setdefault(name, at)
+    entry.labels = [Label(name, info["kind"], info["number"], lines.get(name, entry.document.line))
+                    for name, info in labels.items()]
+    return entry
 
 
 def with_prose(data, source, start, **changed):
     """An entry's JSON model with its prose replaced (its document starting on line `start`), the
-    mentions found again, and `changed` fields (the preview's edit of a description)."""
+    mentions and its labels' lines found again, and `changed` fields (the preview's edit of a
+    description, which keeps its labels)."""
     entry = Entry.from_json(dict(data, **changed))
-    document = Document(entry.document.reader, source, start)
-    links, label_refs, citations = MENTIONS[document.reader](source, start)
-    entry.document = document
-    entry.links, entry.label_refs = [Mention(*m) for m in links], [Mention(*m) for m in label_refs]
-    entry.citations = [Mention(*m) for m in citations]
-    return entry.to_json()
+    entry.document = Document(entry.document.reader, source, start)
+    return placed(entry, {x.name: {"kind": x.kind, "number": x.number} for x in entry.labels}).to_json()
