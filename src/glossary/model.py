@@ -1,7 +1,7 @@
 """The entry model: what every stage after the readers knows of an entry, whatever its source.
 
     entry = Entry.from_json(jsonio.read("results/_entries/attention.json"))
-    entry.title, entry.forms["plural"], entry.document.source, [c.key for c in entry.citations]
+    entry.title, entry.forms["plural"], entry.document.source, [c.name for c in entry.citations]
 
 A reader (glossary.entries for entry.md, glossary.texdict for a LaTeX dictionary, through
 glossary.dictionary.as_model) builds an `Entry`; the loaded dictionary, the snapshots the jobs read
@@ -25,8 +25,7 @@ MENTIONS = {"markdown": entries.mentions, "latex": mentions.of}
 @dataclass(frozen=True)
 class Document:
     """An entry's prose as its reader hands it on: `reader` (a key of MENTIONS and of
-    glossary.documents.READERS), the source text and
-    the line of the entry's file it starts on."""
+    glossary.documents.READERS), the source text and the line of the entry's file it starts on."""
     reader: str
     source: str
     line: int = 1
@@ -52,6 +51,8 @@ class Label:
 
 @dataclass
 class Entry:
+    """One entry of the dictionary, whatever its source: its names, where it is, its prose and what
+    the prose names and defines, each with its line."""
     slug: str
     key: str
     title: str
@@ -62,7 +63,7 @@ class Entry:
     forms: dict
     see_also: list = field(default_factory=list)
     summary: str | None = None
-    links: list = field(default_factory=list)        # [Mention]: the entries its prose links to
+    links: list = field(default_factory=list)        # [Mention]: the entries it links to (key or slug)
     label_refs: list = field(default_factory=list)   # [Mention]: the labels its prose refers to
     citations: list = field(default_factory=list)    # [Mention]: the bibliography keys it cites
     labels: list = field(default_factory=list)       # [Label]: the labels it defines
