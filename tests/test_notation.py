@@ -7,7 +7,7 @@ from test_a11y import audit, open_page
 from test_browser import chromium
 from test_reading import reading_site
 
-from glossary import notation, plaintext
+from glossary import notation, plaintext, sentences
 
 FIXTURE_MACROS = REPO / "tests/fixtures/texdict/assets/notation.tex"
 
@@ -64,9 +64,10 @@ def test_a_dropped_citation_takes_its_space_along():
     space, cite = {"t": "Space"}, {"t": "Cite", "c": [[], [{"t": "Str", "c": "[1]"}]]}
     x, dot = {"t": "Math", "c": [{"t": "InlineMath"}, "x"]}, {"t": "Str", "c": "."}
     para = [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, space, cite, dot]}]
-    assert notation._without_citations(para) == [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, dot]}]
+    assert sentences.blocks_without_citations(para) == [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x,
+                                                                            dot]}]
     two = [x, space, cite, {"t": "Str", "c": ","}, space, cite, dot]        # "$p$ \cite{a}, \cite{b}."
-    assert notation._without_citations(two) == [x, dot]
+    assert sentences.blocks_without_citations(two) == [x, dot]
 
 
 def test_a_macro_file_without_a_list_of_symbols_documents_its_blocks_and_commented_lines():

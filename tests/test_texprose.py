@@ -91,8 +91,17 @@ def xrefs(blocks):
     return [(x["c"][2][0], text(x["c"][1])) for x in find(blocks, "Link") if "xref" in x["c"][0][1]]
 
 
+def write_html(parsed, terms):
+    """{slug: HTML} of every term from one pandoc process, as the prose job writes it; a formula
+    texmath cannot convert is texprose's EntryError naming the term's file, line and key."""
+    pages, failures = render.html_pieces({t["slug"]: parsed[t["slug"]] for t in terms if t["slug"] in parsed})
+    if failures:
+        texprose.raise_formula(failures[0], parsed, terms)
+    return pages
+
+
 def html(blocks, key="t0"):
-    return render.write_html({key: blocks}, [term(key, "")])[key]
+    return write_html({key: blocks}, [term(key, "")])[key]
 
 
 def test_gls_forms_follow_first_use_and_capitals():
@@ -224,7 +233,7 @@ def test_a_formula_that_does_not_convert_names_file_line_key_and_message():
              term("broken", "A \\gls{kmeans} $y$.\nThen $a \\frobnicate{b}$ here.", line=40)]
     parsed = texprose.parse(terms, texprose.normalise_macros(MACROS), TARGETS)
     with pytest.raises(EntryError) as err:
-        render.write_html(parsed, terms)
+        write_html(parsed, terms)
     message = str(err.value)
     assert message.startswith("ADictML_Test.tex:41: term 'broken': the formula $a \\frobnicate{b}$")
     assert "unexpected control sequence \\frobnicate" in message
@@ -259,7 +268,7 @@ def test_the_real_dictionary_converts_every_formula():
     keys = {k for blocks in parsed.values() for k in citations.cited_keys(blocks)}
     formatted = {k: {"html": k, "latex": k, "text": k} for k in keys}
     parsed = {slug: citations.number(blocks, formatted)[0] for slug, blocks in parsed.items()}
-    pages = render.write_html(parsed, terms)
+    pages = write_html(parsed, terms)
     text = "".join(re.sub(r"<annotation.*?</annotation>", "", p, flags=re.S) for p in pages.values())
     assert not re.findall(r"\\[A-Za-z]+", text)
     assert text.count("<math") > 3000

@@ -16,7 +16,7 @@ section at that number and prints one list at the end, anchors bib-<n>.
 import re
 
 from glossary import citations, texprose
-from glossary.dictionary import LATEX_CITE
+from glossary.readers.latex.citations import CITE as LATEX_CITE
 
 # The book's anchors of its bibliography's items (an entry's own are ref-<slug>-<n>).
 BOOK_PREFIX = "bib-"

@@ -27,7 +27,10 @@ import threading
 import time
 from pathlib import Path
 
-from glossary import assets, editions, plan, publish, stamp
+import yaml
+
+from glossary import assets, catalog, editions, jsonio, plan, publish, stamp
+from glossary.entries import split_front_matter
 
 STAGED, SITE = publish.STAGED, publish.SITE
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
@@ -145,9 +148,6 @@ def tex_source(tex, root):
     if not m:
         return None
     try:
-        import yaml
-
-        from glossary.entries import split_front_matter
         config = yaml.safe_load((Path(root) / "config.yaml").read_text())
         md = Path(root) / config["entries_dir"] / m.group(1) / "entry.md"
         meta, _ = split_front_matter(md.read_text(encoding="utf-8"), md)
@@ -242,7 +242,7 @@ def build_lock(wait=False):
 
 def snakemake_processes(folder="."):
     """Snakemake processes (but this one) whose working folder is `folder`."""
-    import psutil
+    import psutil  # 7 ms: only a build that finds the lock held asks, not the no-op
     here, found = Path(folder).resolve(), []
     for proc in psutil.process_iter(["pid", "cmdline", "cwd"]):
         info = proc.info
@@ -490,7 +490,6 @@ def working_folder(folder):
 
 def tell_unknown():
     """The catalog's note on constructs the readers did not know (glossary.catalog)."""
-    from glossary import catalog, jsonio
     path = Path(plan.CATALOG)
     note = catalog.unknown_note(jsonio.read(path)) if path.is_file() else None
     if note:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
+from glossary import jsonio
 from glossary.layout import title_order
 
 
@@ -59,7 +60,6 @@ def backlinks(metas, batches):
 def last_backlinks(root="."):
     """{entry: {entry that refers to it: sentence}} as the last build's backlinks files hold them: for
     the preview, which renders pages outside the build ({} before the first build)."""
-    from glossary import jsonio
     found = {}
     for path in sorted((Path(root) / BACKLINKS).glob("*.json")):
         found.update(jsonio.read(path))

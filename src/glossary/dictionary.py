@@ -15,11 +15,11 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 """
 import hashlib
 import json
-import re
 from pathlib import Path
 
+from glossary import editions, jsonio, model
 from glossary import entries as glossary_entries
-from glossary import jsonio
+from glossary.layout import title_order
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
@@ -39,7 +39,7 @@ def from_source(read, extra, book):
     """The model of a LaTeX dictionary: `read` is glossary.texdict's read of its main file, `extra`
     the YAML file's fields (glossary.plan.Source.config), `book` book_of() them."""
     return {
-        "entries": {slug: as_model(e, read["root"]) for slug, e in read["entries"].items()},
+        "entries": {slug: as_model(e, read["root"], read.get("labels", {})) for slug, e in read["entries"].items()},
         "sections": read["sections"],
         **source_fields(extra, book),
         "root": read["root"],
@@ -69,9 +69,10 @@ def source_fields(extra, book):
 
 def from_entries(config, repo):
     """The model of this repository's own Markdown entries (config.yaml's entries_dir and site fields)."""
-    from glossary import texmeta  # 15 ms to import: the jobs that import this module do without it
+    from glossary import texmeta  # 5 ms to import: the jobs and the no-op build that import this do without it
     return {
-        "entries": glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA),
+        "entries": {slug: as_model(e, ".") for slug, e in
+                    glossary_entries.load_all(config["entries_dir"], Path(repo) / glossary_entries.SCHEMA).items()},
         "sections": [DEFAULT_SECTION],
         "title": config["site_title"],
         "site_url": config.get("site_url", ""),
@@ -105,7 +106,7 @@ BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "sym
 def book_of(main, fields, fallback=None):
     """glossary.texmeta.book (the main file's title, authors, licence, ..., each overridden by the
     YAML file's `fields`), titled by the main file's name when neither gives a title."""
-    from glossary import texmeta  # 15 ms to import: see from_entries()
+    from glossary import texmeta  # 5 ms to import: see from_entries()
     book = texmeta.book(main, fields, fallback)
     book["title"] = book["title"] or Path(main).stem
     return book
@@ -120,10 +121,6 @@ def site_facts(loaded):
     return {k: v for k, v in facts.items() if v or k == "title"}
 
 
-# \cite, \citep, \citet, \citeauthor ... with optional [pinpoint]s, and Markdown's [@key; @other].
-LATEX_CITE = re.compile(r"\\(?:cite|citep|citet|citealp|citeauthor|citeyear|parencite|textcite)\*?"
-                        r"(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}")
-MARKDOWN_CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
 
 
 def load_edition(plan, lang, base):
@@ -131,7 +128,7 @@ def load_edition(plan, lang, base):
     its view of every edition, its fallback targets, its book: glossary.texmeta.book).  `base` is the
     base edition's read (glossary.plan.Source.read).  Every edition is read (0.1 s each) to know which
     terms and sections each one publishes."""
-    from glossary import editions, texdict
+    from glossary import texdict  # 16 ms to import: only a build with several editions reads them here
     base_spec = plan["editions"][0]
     base_config = base.get("config", {})
     book = book_of(base["main"], base_config)
@@ -170,20 +167,8 @@ def load_edition(plan, lang, base):
 
 def citations_of(entry):
     """[{"key", "path", "line", "term"}] of every citation in an entry's prose, in order."""
-    found = []
-    body = entry["body"]
-    if entry["body_format"] == "latex":
-        for m in LATEX_CITE.finditer(body):
-            line = entry["body_line"] + body.count("\n", 0, m.start())
-            found += [{"key": k.strip(), "path": entry["path"], "line": line, "term": entry["key"]}
-                      for k in m.group(1).split(",") if k.strip()]
-    else:
-        from glossary import xref
-        text = xref.without_code(body)
-        for m in MARKDOWN_CITE.finditer(text):
-            line = entry["body_line"] + text.count("\n", 0, m.start())
-            found.append({"key": m.group(1), "path": entry["path"], "line": line, "term": entry["key"]})
-    return found
+    return [{"key": c["name"], "path": entry["path"], "line": c["line"], "term": entry["key"]}
+            for c in entry["citations"]]
 
 
 def check_citations(loaded):
@@ -192,7 +177,7 @@ def check_citations(loaded):
     cites = [c for e in loaded["entries"].values() for c in citations_of(e)]
     if not cites:
         return []
-    from glossary import citations
+    from glossary import citations  # 28 ms (citeproc) the no-op build and the pictures job do without
     bib = loaded.get("bibliography")
     if not bib or not Path(bib).is_file():
         first = cites[0]
@@ -223,16 +208,19 @@ def attach_demos(loaded):
         loaded["demo_scripts"][slug] = {"key": key, "kind": spec["kind"], "script": str(script), "image": image}
 
 
-def as_model(term, root):
-    """A term as glossary.texdict reads it, in the one entry model (its file's path made whole, so
-    that jobs in any folder find it)."""
+def as_model(term, root, labels=None):
+    """A term as its reader hands it on (glossary.texdict's term, glossary.entries' entry.md), in the
+    one entry model, glossary.model.Entry's JSON form (its file's path made whole, so that jobs in
+    any folder find it); `labels`: the reader's {label: {"slug", "kind", "number"}}, this term's
+    kept."""
     fields = {k: v for k, v in term.items() if k not in (
-        "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "refs")}
-    return glossary_entries.model(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
-                                  line=term["line"], body=term["body"], body_format=term["format"],
-                                  body_line=term["body_line"],
-                                  forms=term["forms"], section=term["section"], pictures=term.get("pictures", []),
-                                  refs=term.get("refs", []))
+        "slug", "key", "path", "line", "body", "body_line", "format", "forms", "section", "pictures", "graphics")}
+    document = model.Document(term["format"], term["body"], term["body_line"])
+    return model.entry(fields, slug=term["slug"], key=term["key"], path=str(Path(root) / term["path"]),
+                       line=term["line"], document=document, forms=term.get("forms"), section=term["section"],
+                       pictures=term.get("pictures", []), graphics=term.get("graphics", []),
+                       labels={name: {"kind": v["kind"], "number": v["number"]} for name, v in (labels or {}).items()
+                               if v["slug"] == term["slug"]}).to_json()
 
 
 def batches(entries, size):
@@ -298,7 +286,7 @@ def names(loaded):
 def write_names(loaded, folder="."):
     """results/names.json (names()), the pictures' preamble and each entry's pictures snapshot
     (pictures_snapshot()), each rewritten only when it changes."""
-    from glossary import pictures
+    from glossary import pictures  # 17 ms after glossary.plan: the no-op build does without it
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
     forms = {e["key"]: e["forms"] for e in loaded["entries"].values()}
@@ -307,7 +295,6 @@ def write_names(loaded, folder="."):
         write_if_changed(Path(folder) / pictures_snapshot_path(entry["slug"]),
                          jsonio.dumps(pictures_snapshot(entry, forms, loaded["root"], loaded.get("labels"), titles)))
     # what the pages show of every edition (glossary.editions; its words included)
-    from glossary import editions
     write_if_changed(Path(folder) / editions.VIEW, jsonio.dumps(loaded["edition_view"]))
     return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded)))
 
@@ -326,7 +313,7 @@ def pictures_snapshot(entry, forms, root, labels=None, titles=None):
     terms its \\gls calls show (`forms`: {glossary key: forms}), the numbers its \\ref calls print
     (pictures.picture_labels), the graphics files the prose includes.  Where a picture sits (its
     file and line, which only an error message tells) is the entry snapshot's."""
-    from glossary import pictures
+    from glossary import pictures  # see write_names
     shown = sorted({k for p in entry["pictures"] for k in pictures.glossary_keys(p["tex"])})
     return {"slug": entry["slug"], "key": entry["key"],
             "pictures": [{"n": p["n"], "tex": p["tex"], "files": pictures.referenced_files(p["tex"], root),
@@ -339,7 +326,6 @@ def pictures_snapshot(entry, forms, root, labels=None, titles=None):
 def book_order(loaded):
     """The slugs in the book's order: section by section as the dictionary orders its sections,
     alphabetical by title within each (the index's order)."""
-    from glossary.layout import title_order
     rank = {s["id"]: i for i, s in enumerate(loaded["sections"])}
     entries = loaded["entries"]
     return sorted(entries, key=lambda s: (rank.get(entries[s]["section"], len(rank)),

@@ -18,6 +18,8 @@ so by slug.
 import posixpath
 from pathlib import Path
 
+import yaml
+
 from glossary import assets
 
 PLAN = "results/editions.json"
@@ -77,7 +79,6 @@ def messages(lang):
     path = MESSAGES / f"{lang}.yaml"
     if not path.is_file():
         return {}
-    import yaml
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 

@@ -239,9 +239,9 @@ def load_entry(folder, schema):
         check_figures(meta, md)
         check_data(meta, md)
         meta.setdefault("preview", Path(meta["demo"]).stem + ".png")
-    return model(meta, slug=folder.name, path=str(md), body=body, body_format="markdown",
-                 body_line=len(md.read_text(encoding="utf-8").split("\n")) - len(body.split("\n")) + 1,
-                 pictures=tikz_pictures(body))
+    return term(meta, slug=folder.name, path=str(md), body=body,
+                body_line=len(md.read_text(encoding="utf-8").split("\n")) - len(body.split("\n")) + 1,
+                pictures=tikz_pictures(body))
 
 
 TIKZ_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*tikz\s*$")
@@ -275,20 +275,11 @@ def tikz_pictures(body):
     return pictures
 
 
-def model(meta, *, slug, path, body, body_format, key=None, forms=None, section="main", line=1,
-          body_line=None, pictures=(), refs=()):
-    """An entry in the one model every stage after the readers uses, whatever its source format:
-    its metadata, its prose (`body`, in `body_format`: the only field that says where it came from,
-    read by the reader's own parse step), the forms a cross-reference to it shows, its section."""
-    title = meta["title"]
-    forms = dict(forms or {})
-    forms.setdefault("text", title)
-    forms.setdefault("first", forms["text"])
-    forms.setdefault("plural", forms["text"] + "s")
-    forms.setdefault("firstplural", forms["first"] + "s")
-    entry = dict(meta, slug=slug, key=key or slug, path=path, line=line,
-                 body=body, body_format=body_format, body_line=body_line or 1, forms=forms,
-                 section=section, pictures=list(pictures), refs=list(refs))
+def term(meta, *, slug, path, body, body_line, pictures):
+    """An entry.md as this reader hands it to the model (glossary.dictionary.as_model): its metadata
+    with the defaults of the optional fields, its prose and where it starts, its pictures."""
+    entry = dict(meta, slug=slug, key=slug, path=path, line=1, section="main", body=body, body_line=body_line,
+                 format="markdown", pictures=list(pictures))
     entry.setdefault("see_also", [])
     entry.setdefault("summary", None)
     entry.setdefault("csv", [])
@@ -296,9 +287,28 @@ def model(meta, *, slug, path, body, body_format, key=None, forms=None, section=
     return entry
 
 
+# Markdown's citations: [@key; @other] and @key (pandoc's syntax; not an e-mail address).
+CITE = re.compile(r"(?<![\w\\])@([A-Za-z0-9_][A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])")
+
+
+def mentions(source, line):
+    """([(slug, line)], [], [(citation key, line)], []) of prose starting on `line` of its file: the
+    entries its [[...]] link to and the keys it cites, in order (code left out); Markdown prose neither
+    defines nor refers to labels."""
+    text = xref.without_code(source)
+    links = [(slug, line + at - 1) for at, slug in xref.links(source)]
+    cites = [(m.group(1), line + text.count("\n", 0, m.start())) for m in CITE.finditer(text)]
+    return links, [], cites, []
+
+
+# The model's fields that are not its source's metadata (glossary.model.Entry: the prose and what
+# it names, and the file it came from).
+NOT_METADATA = ("path", "document", "links", "label_refs", "citations")
+
+
 def front_matter(entry):
     """An entry's metadata as its page, terms.json and notebook use it: all but the prose."""
-    return {k: v for k, v in entry.items() if k not in ("body", "path", "body_format")}
+    return {k: v for k, v in entry.items() if k not in NOT_METADATA}
 
 
 def load_all(entries_dir, schema_path):

@@ -2,6 +2,8 @@
 one and as a 32x32 ICO for the requests that ask for /favicon.ico by name."""
 import io
 
+from PIL import Image, ImageDraw
+
 # Cell shades, darkest where a query attends most (rows: queries, columns: keys).
 CELLS = [
     [0.15, 0.95, 0.30, 0.10],
@@ -24,7 +26,6 @@ def svg():
 
 
 def ico():
-    from PIL import Image, ImageDraw
     image = Image.new("RGBA", (32, 32), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     for i, row in enumerate(CELLS):

@@ -13,6 +13,7 @@ the link, why it is dead and the source that wrote it: the entry's entry.md for 
 link in a page's prose, else the template whose attribute has the link's text or
 pattern, else the script of the rule that writes the file.
 """
+import argparse
 import difflib
 import html
 import io
@@ -23,6 +24,12 @@ import time
 import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+import pypdf
+import yaml
+from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+from glossary import publish
 
 # Addresses that point at nothing to fetch or check.
 INERT_SCHEMES = ("data", "javascript", "about")
@@ -160,9 +167,6 @@ def _may_have_links(data):
 def pdf_links(path):
     """The links of a PDF: ([addresses of /URI and /GoToR actions], [internal destinations that resolve
     to nothing]), each internal one described in words."""
-    import pypdf  # here: only a build with PDFs pays for it
-    from pypdf.generic import ArrayObject, IndirectObject, NameObject
-
     data = Path(path).read_bytes()
     if not _may_have_links(data):
         return [], []
@@ -275,7 +279,6 @@ class Sources:
 
 def site_files(site):
     """The site's files, relative, as posix paths (what publishing copies)."""
-    from glossary import publish
     return [p.as_posix() for p in publish.files(site)]
 
 
@@ -387,7 +390,6 @@ def _entries(repo, config):
 
 def check_repo(site, repo="."):
     """Check a site folder built from the checkout `repo` (its config.yaml, entries and templates)."""
-    import yaml
     repo = Path(repo)
     config = yaml.safe_load((repo / "config.yaml").read_text(encoding="utf-8"))
     templates = [t.relative_to(repo).as_posix() for t in sorted((repo / "templates").glob("*.html.j2"))]
@@ -395,7 +397,6 @@ def check_repo(site, repo="."):
 
 
 def main(argv=None):
-    import argparse
     parser = argparse.ArgumentParser(prog="python -m glossary.links",
                                      description="Check a built site's links; list the addresses that leave it.")
     parser.add_argument("--site", type=Path, default=Path("site"))

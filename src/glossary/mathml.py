@@ -18,6 +18,7 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
   drawn raised already.
 A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""
 import html
+import json
 import re
 
 MATH = re.compile(r"<math\b[^>]*>.*?</math>", re.S)
@@ -205,3 +206,39 @@ def spaced(node):
         parent.children.insert(at + 1, Node("mspace", THIN[:-len("</mspace>")], parent=parent))
     if ordinary(before) or (before is not None and before.tag == "mo" and before.attr("form") == "postfix"):
         parent.children.insert(at, Node("mspace", THIN[:-len("</mspace>")], parent=parent))
+
+
+# --- a formula's references as links (glossary.texprose's math-xref spans) ---------------------
+
+def link_math(page_html, target="{slug}.html"):
+    """The HTML with each formula's references as links: inside every
+    <span class="math-xref" data-xrefs='[[target, text], ...]'> (a target a slug, "#label" or
+    "slug#label"), the first
+    <mtext> text (outside links already made) holding a reference's text gets <a class=... href=...>
+    (class "ref" for an equation's label) around it; a slug's address is `target` (a "#label" after
+    it kept), a "#label" stays as it is."""
+    def span(m):
+        inner = m.group(3)
+        for slug, text in json.loads(html.unescape(m.group(2))):
+            page, anchor, label = slug.partition("#")
+            other = ":" in page        # another edition's term (glossary.prose.other_edition)
+            page = page.split(":", 1)[1] if other else page
+            href = html.escape((target.format(slug=page) if page else "") + anchor + label)
+            # a term's class "xref", an equation's "ref", as the prose's links have them
+            kind = "ref" if anchor else ("xref-other" if other else "xref")
+            inner = link_first(inner, html.escape(text, quote=False), href, kind)
+        return m.group(1) + inner + "</span>"
+    return re.sub(r'(<span [^>]*class="[^"]*\bmath-xref\b[^"]*"[^>]*data-xrefs="([^"]*)"[^>]*>)(.*?)</span>',
+                  span, page_html, flags=re.S)
+
+
+def link_first(mathml, text, href, kind="xref"):
+    """`mathml` with the first occurrence of `text` in an <mtext>, outside an <a>, made a link of
+    class `kind`."""
+    for m in re.finditer(r"(<mtext[^>]*>)(.*?)(</mtext>)", mathml, re.S):
+        parts = re.split(r"(<a [^>]*>.*?</a>)", m.group(2))
+        for i, part in enumerate(parts):
+            if not part.startswith("<a ") and text in part:
+                parts[i] = part.replace(text, f'<a class="{kind}" href="{href}">{text}</a>', 1)
+                return mathml[:m.start(2)] + "".join(parts) + mathml[m.end(2):]
+    return mathml

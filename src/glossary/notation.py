@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from glossary import plaintext, prose, render, texdict, texprose
+from glossary import plaintext, prose, render, sentences, texdict, texprose
 
 SYMBOLS_PAGE, ABBREVIATIONS_PAGE = "notation.html", "abbreviations.html"
 ALIGN = re.compile(r"\\begin\{(align|eqnarray|gather|flalign)\*?\}(.*?)\\end\{\1\*?\}", re.S)
@@ -150,32 +150,6 @@ def documented_macros(text):
 
 # --- the page -------------------------------------------------------------------------------------
 
-def _without_citations(value):
-    """The blocks without citations (the page has no list of references), and without the space
-    before each ("The real numbers x \\cite{Rudin}." reads "The real numbers x.")."""
-    if isinstance(value, list):
-        kept, since_cite = [], None     # since_cite: where kept stood after the last citation dropped
-        for v in value:
-            if isinstance(v, dict) and v.get("t") == "Cite":
-                # the separator between two citations ("\cite{a}, \cite{b}") goes with them
-                if since_cite is not None and all(_separator(k) for k in kept[since_cite:]):
-                    del kept[since_cite:]
-                while kept and isinstance(kept[-1], dict) and kept[-1].get("t") in ("Space", "SoftBreak"):
-                    kept.pop()
-                since_cite = len(kept)
-                continue
-            kept.append(_without_citations(v))
-        return kept
-    if isinstance(value, dict):
-        return {k: _without_citations(v) for k, v in value.items()}
-    return value
-
-
-def _separator(node):
-    return isinstance(node, dict) and (node.get("t") in ("Space", "SoftBreak")
-                                       or (node.get("t") == "Str" and node.get("c") in (",", ";")))
-
-
 def from_site_root(piece):
     """The HTML of a piece written for a term page (links to "<slug>.html") as the site's root shows it."""
     def tag(m):
@@ -202,7 +176,8 @@ def rendered(sections, macros, targets, path=""):
                        "meaning": add(r["meaning"], r.get("line", 1))} for r in s["rows"]]}
             for s in sections]
     parsed = texprose.parse(terms, macros, targets, first_use=False)
-    pieces, failures = render.html_pieces({t["slug"]: _without_citations(parsed[t["slug"]]) for t in terms})
+    pieces, failures = render.html_pieces({t["slug"]: sentences.blocks_without_citations(parsed[t["slug"]])
+                                           for t in terms})
     for formula, message in failures:       # the page shows it as its TeX; the build says so
         print(f"note: {path}: a formula of the List of Symbols does not convert to MathML and shows as TeX: "
               f"{formula} ({' '.join(message.split())[:120]})", file=sys.stderr)
@@ -281,9 +256,9 @@ def has_abbreviations(entries):
 # --- forms as text ----------------------------------------------------------------------------------
 
 def forms_text(entries, latex_macros):
-    """{slug: {form: text}} of the model's entries (forms as their source writes them): every form
-    that holds markup read and written as text once (glossary.plaintext)."""
-    items = {(slug, k): (v, e.get("body_format", "markdown")) for slug, e in entries.items()
+    """{slug: {form: text}} of {slug: {"forms", "reader": its prose's reader}} (forms as their source
+    writes them): every form that holds markup read and written as text once (glossary.plaintext)."""
+    items = {(slug, k): (v, e["reader"]) for slug, e in entries.items()
              for k, v in sorted(e.get("forms", {}).items())}
     done = plaintext.sources(items, latex_macros)
     out = {}

@@ -18,7 +18,7 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 
-from glossary import prose, texprose
+from glossary import documents, prose, texprose
 
 # Unicode's superscript and subscript characters (the ones every common font has).
 SUPERSCRIPT = dict(zip("0123456789+−-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWβγδθφχ′*ᵀ",
@@ -37,8 +37,7 @@ LARGE = set("∑∏∐∫∬∮⋃⋂⨁⨂")                      # a large ope
 INVISIBLE = dict.fromkeys(map(ord, "\u2061\u2062\u2063\u2064\u200b"))
 # texmath writes \setminus as a backslash, which reads as TeX in text: the set-minus character.
 INVISIBLE[ord("\\")] = "\u2216"
-MARK = "GLOSSARYPIECE{}"       # a paragraph between two pieces: the same in every reader and writer
-MARK_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
+MARK, MARK_LINE = prose.PIECE, prose.PIECE_LINE     # a paragraph between two pieces, as the reader's
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
 
@@ -193,27 +192,9 @@ def texts(pieces):
 
 
 def sources(items, latex_macros=""):
-    """{key: text} of {key: (source text, "latex" or "markdown")}: a name's or a form's source, read
-    as its entries' prose is (LaTeX by glossary.texprose with the dictionary's macros, Markdown by
-    pandoc's Markdown reader), written by `texts`.  A source without markup is its own text."""
-    plain = {k: s for k, (s, fmt) in items.items() if not re.search(r"[\\$^_{}~*`\[<&]", s)}
-    latex = {k: s for k, (s, fmt) in items.items() if k not in plain and fmt == "latex"}
-    markdown = {k: s for k, (s, fmt) in items.items() if k not in plain and fmt != "latex"}
-    blocks = {}
-    if latex:
-        terms = [{"key": str(k), "slug": str(i), "body": s, "path": "?", "body_line": 1}
-                 for i, (k, s) in enumerate(latex.items())]
-        parsed = texprose.parse(terms, texprose.normalise_macros(latex_macros), {})
-        blocks.update({k: parsed[str(i)] for i, k in enumerate(latex)})
-    if markdown:
-        marks = "\n\n".join(f"{MARK.format(i)}\n\n{s}" for i, s in enumerate(markdown.values()))
-        found = []
-        for b in prose.parse(marks)["blocks"]:
-            m = MARK_LINE.fullmatch(prose.stringify(b["c"])) if b["t"] == "Para" else None
-            if m:
-                found.append([])
-            elif found:
-                found[-1].append(b)
-        blocks.update(zip(markdown, found))
-    done = texts(blocks)
+    """{key: text} of {key: (source text, the reader of its entry's prose)}: a name's or a form's
+    source, read as its entries' prose is (glossary.documents.parse_texts), written by `texts`.  A source
+    without markup is its own text."""
+    plain = {k: s for k, (s, reader) in items.items() if not re.search(r"[\\$^_{}~*`\[<&]", s)}
+    done = texts(documents.parse_texts({k: v for k, v in items.items() if k not in plain}, latex_macros))
     return {k: plain[k] if k in plain else done[k] for k in items}

@@ -68,8 +68,8 @@ class Source:
             return {}
         if not self.is_yaml:
             return {"main": str(self.path), "demos": {}}
-        # 34 ms to import (jsonschema): the no-op build (0.19 s) of a .tex source or of the
-        # repository's own entries does without it
+        # 16 ms to import after this module: the no-op build (0.19 s) of a .tex source or of the
+        # repository's own entries does without it (docs/performance.md, deferred imports)
         from glossary import texdict
         return texdict.read_config(self.path)
 
@@ -123,7 +123,7 @@ class Source:
     def title_note(self):
         """One line when the dictionary's title is its main file's name: neither the main file nor the
         YAML file gives one (None otherwise, and when they cannot be read: the build then tells why)."""
-        from glossary import texmeta  # 15 ms to import, as texdict: see config
+        from glossary import texmeta  # 5 ms to import after this module: the no-op does without it
         try:
             if self.config.get("title") or texmeta.read(self.config["main"])["title"]:
                 return None
@@ -403,7 +403,8 @@ class Plan:
 
     @cached_property
     def _notation(self):
-        # glossary.notation reads TeX (texdict, render: 100 ms to import): only the workflow asks this
+        # glossary.notation reads TeX (texdict, render: 62 ms to import after this module): only the
+        # workflow asks this, not the no-op build
         from glossary import notation
         return notation
 

@@ -8,13 +8,15 @@ import json
 from pathlib import Path
 
 from glossary import dictionary, entries, jsonio, stamp, texdict
+from glossary import model as glossary_model
 from glossary.entries import EntryError, split_front_matter
+from glossary.readers.latex.citations import CITE
 
 SOURCES = ("templates", "scripts", "src", "workflow")
 TOP_FILES = ("config.yaml", "Snakefile")
 # What a prose edit changes of a Markdown entry's model; a change of anything else (a ```tikz picture,
 # which the build compiles) needs a build.
-PROSE_FIELDS = ("body", "body_line")
+PROSE_FIELDS = ("document", "links", "label_refs", "citations")
 
 
 class NeedsBuild(Exception):
@@ -76,7 +78,8 @@ class Sources:
     def model(self, slug):
         """Entry `slug`'s model as the build's reader (glossary.entries) reads it now, from the working
         folder as the build does; NeedsBuild when more than its prose differs from the last build's."""
-        entry = entries.load_entry(Path(self.entries_dir) / slug, entries.load_schema(self.root / entries.SCHEMA))
+        entry = dictionary.as_model(entries.load_entry(Path(self.entries_dir) / slug,
+                                                       entries.load_schema(self.root / entries.SCHEMA)), ".")
         now, last = json.loads(json.dumps(entry)), jsonio.read(Path(dictionary.snapshot_path(slug)))
         if {k: v for k, v in now.items() if k not in PROSE_FIELDS} != \
                 {k: v for k, v in last.items() if k not in PROSE_FIELDS}:
@@ -195,7 +198,7 @@ def read_baseline(source):
     declared = texdict.read_main(main, main.parent)[2]
     files = {rel: options_by_key(texdict.Source(main.parent / rel, rel)) for rel in read["glossary_files"]}
     terms = {t["key"]: t for t in read["entries"].values()}
-    cited = {k.strip() for t in terms.values() for m in dictionary.LATEX_CITE.finditer(t["body"])
+    cited = {k.strip() for t in terms.values() for m in CITE.finditer(t["body"])
              for k in m.group(1).split(",")}
     return {"root": main.parent, "reader": reader, "declared": declared, "files": files, "terms": terms,
             "labels": read["labels"], "cited": cited}
@@ -239,8 +242,8 @@ def description_changes(meta, rel, path):
         if not same_term(term, old, body, meta):
             return None
         model = jsonio.read(Path(dictionary.snapshot_path(old["slug"])))
-        model.update(body=term["body"], line=term["line"], body_line=term["body_line"],
-                     pictures=term["pictures"], graphics=term["graphics"])
+        model = glossary_model.with_prose(model, term["body"], term["body_line"], line=term["line"],
+                                          pictures=term["pictures"], graphics=term["graphics"])
         changed[old["slug"]] = model
     return changed
 
@@ -259,5 +262,5 @@ def same_term(term, old, body, meta):
         return False
     if any(name not in meta["terms"] for name, _ in body.gls) or any(n not in meta["labels"] for n, _, _ in body.refs):
         return False
-    cites = {k.strip() for m in dictionary.LATEX_CITE.finditer(term["body"]) for k in m.group(1).split(",")}
+    cites = {k.strip() for m in CITE.finditer(term["body"]) for k in m.group(1).split(",")}
     return cites <= meta["cited"]

@@ -159,6 +159,35 @@ def stringify(inlines):
     return "".join(parts)
 
 
+def inlines_of(blocks):
+    """The inlines of a piece's paragraphs (a form's, a name's one paragraph)."""
+    out = []
+    for b in blocks:
+        if b["t"] in ("Para", "Plain"):
+            out += b["c"]
+    return out
+
+
+def formulas(blocks, in_forms=True):
+    """The formulas of a term's blocks, in document order; with in_forms=False, not those of the
+    forms that glossary links show (xref links: not in the body's source)."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("t") == "Math":
+                found.append(value["c"][1])
+            if not in_forms and value.get("t") == "Link" and "xref" in value["c"][0][1]:
+                return
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(blocks)
+    return found
+
+
 class Pass:
     """Walks the AST once: xrefs, raw TeX as text, unsafe addresses, formulas checked."""
 
@@ -387,3 +416,57 @@ def markdown_page(title, summary, markdown):
     def plain(text):
         return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(str(text).split()))
     return f"# {plain(title)}\n\n> {plain(summary)}\n\n{markdown}"
+
+
+# --- this reader in the entry model (glossary.model.READERS["markdown"]) -----------------------
+
+# A paragraph between two pieces of text read or written in one pandoc process.
+PIECE = "GLOSSARYPIECE{}"
+PIECE_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
+
+
+def parse_entries(entries, facts, context):
+    """({slug: blocks}, {}) of a batch of entries (glossary.model.Entry): each one's prose with its
+    facts filled in, its ```tikz blocks the figures of its compiled pictures."""
+    out = {}
+    for e in entries:
+        body = fill(e.document.source, facts.get(e.slug, {}), e.path)
+        out[e.slug] = tikz_figures(parse(body, context["markdown_macros"])["blocks"], e.pictures)
+    return out, {}
+
+
+def tikz_figures(blocks, pictures):
+    """An entry's ```tikz blocks as the figures of its compiled pictures (in order, as
+    glossary.entries.tikz_pictures numbered them), each with its caption and label."""
+    found = iter(pictures)
+    out = []
+    for b in blocks:
+        if b["t"] == "CodeBlock" and "tikz" in b["c"][0][1]:
+            picture = next(found)
+            caption = words(picture.get("caption", ""))
+            image = node("Image", [["", [], []], [], [f"picture:{picture['n']}", ""]])
+            out.append(node("Figure", [[picture.get("label", ""), [], []], [None, [node("Plain", caption)]],
+                                       [node("Plain", [image])]]))
+        else:
+            out.append(b)
+    return out
+
+
+def parse_texts(texts, latex_macros=""):
+    """{key: blocks} of short texts (a name's forms) from one pandoc process, each after a PIECE
+    paragraph."""
+    marks = "\n\n".join(f"{PIECE.format(i)}\n\n{s}" for i, s in enumerate(texts.values()))
+    found = []
+    for b in parse(marks)["blocks"]:
+        m = PIECE_LINE.fullmatch(stringify(b["c"])) if b["t"] == "Para" else None
+        if m:
+            found.append([])
+        elif found:
+            found[-1].append(b)
+    return dict(zip(texts, found))
+
+
+def raise_entry_formula(failure, ast, entry, macros=""):
+    """raise_math_failure for a formula of one glossary.model.Entry."""
+    formula, message = failure
+    raise_math_failure(formula, message, entry.document.source, entry.path, macros)

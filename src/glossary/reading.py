@@ -169,6 +169,8 @@ def language_builder(lang):
     agree, and nltk's Snowball stemmer, the algorithm lunr-languages' stemmer implements.  Each is
     registered under lunr-languages' label (trimmer-de, stopWordFilter-de, stemmer-de), the names the
     serialized index gives lunr.js."""
+    # here: lunr and nltk cost 150-180 ms, which the main process (glossary.plan) and the page jobs
+    # that import this module would pay for the one job that builds the index
     from lunr.builder import Builder
     from lunr.languages.stemmer import nltk_stemmer
     from lunr.languages.trimmer import generate_trimmer
@@ -195,7 +197,7 @@ def language_builder(lang):
 def search_index(docs, lang="en"):
     """The lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3), each
     document referred to by its position; a language lunr-languages knows gets its stemming."""
-    from lunr import lunr
+    from lunr import lunr  # see language_builder
     fields = [{"field_name": name, "boost": boost} for name, boost in BOOSTS.items()]
     builder = language_builder(lang) if language_file(lang) else None
     index = lunr(ref="i", fields=fields, builder=builder,

@@ -8,17 +8,18 @@ batch written as HTML (MathML), LaTeX and Markdown by one pandoc process per for
 An entry's summary, when its source gives none, is its first sentence: as text ("summary"), and as
 HTML and LaTeX written like its prose (formulas as MathML, or typeset by LaTeX).
 
-The reader is the only part that knows an entry's source format (entry["body_format"]): Markdown
-entries are parsed by glossary.prose (with the run's facts filled in), LaTeX descriptions by
-glossary.texprose, all of a batch in one pandoc process.  Everything after works on the AST.
+Each entry (a glossary.model.Entry) is parsed by the reader of its document (glossary.documents.parse:
+Markdown with the run's facts filled in, LaTeX descriptions all of a batch in one pandoc process);
+nothing here knows an entry's source format.  Everything after works on the AST.
 """
 import json
 import re
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, dictionary, eqnumbers, labelrefs, mathml, plaintext, prose, texprose
+from glossary import alttext, citations, dictionary, documents, eqnumbers, labelrefs, mathml, model, plaintext, prose
 from glossary.entries import EntryError
 from glossary.sentences import caption_text, first_sentence, referring_sentences, without_citations
 
@@ -29,66 +30,18 @@ MARK_FORMAT = {"html": "html", "latex": "latex", "markdown": "markdown"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 
-# --- readers: source -> AST ---------------------------------------------------------
+# --- the readers' ASTs: the entries' names --------------------------------------------------
 
-def parse_markdown(entry, facts, macros):
-    body = prose.fill(entry["body"], facts, entry["path"])
-    return tikz_figures(prose.parse(body, macros)["blocks"], entry["pictures"])
-
-
-def tikz_figures(blocks, pictures):
-    """A Markdown entry's ```tikz blocks as the figures of its compiled pictures (in order, as
-    glossary.entries.tikz_pictures numbered them), each with its caption and label."""
-    found = iter(pictures)
-    out = []
-    for b in blocks:
-        if b["t"] == "CodeBlock" and "tikz" in b["c"][0][1]:
-            picture = next(found)
-            caption = prose.words(picture.get("caption", ""))
-            image = prose.node("Image", [["", [], []], [], [f"picture:{picture['n']}", ""]])
-            out.append(prose.node("Figure", [[picture.get("label", ""), [], []], [None, [prose.node("Plain", caption)]],
-                                             [prose.node("Plain", [image])]]))
-        else:
-            out.append(b)
-    return out
-
-
-def parse_all(entries, facts, context):
-    """{slug: pandoc blocks} for a batch, each entry by the reader of its format."""
-    blocks = {}
-    latex = [e for e in entries if e["body_format"] == "latex"]
-    for e in entries:
-        if e["body_format"] == "markdown":
-            blocks[e["slug"]] = parse_markdown(e, facts.get(e["slug"], {}), context["markdown_macros"])
-    if latex:
-        macros = texprose.normalise_macros(context["latex_macros"])
-        blocks.update(texprose.parse(latex + [title_term(e) for e in latex if TEX_TITLE.search(e["title"])],
-                                     macros, context["targets"]))
-    return blocks
-
-
-# A LaTeX term's name that needs its reader ($\\sigma$-algebra, R\\'enyi); the others are text as they are.
-TEX_TITLE = re.compile(r"[\\$~^_{}]")
-
-
-def title_term(entry):
-    """The name of a LaTeX term as a term of its own (TITLE + slug), parsed in the same pandoc run as
-    the descriptions, so that a formula or accent in a name reads as in the prose."""
-    return dict(entry, slug=TITLE + entry["slug"], body=entry["title"], body_line=entry["line"], pictures=[],
-                graphics=[])
-
-
-TITLE = "title:"
-
-
-def titles(asts, by_slug):
-    """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name was parsed
-    (title_term): the name as the page, the print edition and the feeds show it, without links."""
-    names = {slug[len(TITLE):]: [prose.node("Plain", without_citations(texprose.inlines_of(blocks)))]
-             for slug, blocks in asts.items() if slug.startswith(TITLE)}
+def titles(names, by_slug):
+    """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name their reader
+    parsed (glossary.documents.parse: its second part): the name as the page, the print edition and the
+    feeds show it, without links."""
+    names = {slug: [prose.node("Plain", without_citations(prose.inlines_of(blocks)))]
+             for slug, blocks in names.items()}
     if not names:
         return {}
-    bodies = {slug: dict(by_slug[slug], body=by_slug[slug]["title"]) for slug in names}
+    bodies = {slug: replace(by_slug[slug], document=replace(by_slug[slug].document, source=by_slug[slug].title))
+              for slug in names}
     html, latex = (write_batch(names, fmt, bodies) for fmt in ("html", "latex"))
     text = plaintext.texts(names)
     return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
@@ -103,7 +56,7 @@ class EntryPass(prose.Pass):
     references to labels."""
 
     def __init__(self, entry, titles, labels, words=None):
-        super().__init__(entry["body"], entry["path"], titles)
+        super().__init__(entry.document.source, entry.path, titles)
         self.entry, self.labels, self.figures, self.unknown = entry, labels, 0, []
         self.words = words or {}
         self.subfigures = None      # inside a figure: how many figures it holds so far
@@ -131,10 +84,10 @@ class EntryPass(prose.Pass):
         if t == "Image" and c[2][0].startswith(("picture:", "graphic:")):
             kind, n = c[2][0].split(":", 1)
             if kind == "picture":
-                url = f"pictures:{self.entry['slug']}/{n}"
+                url = f"pictures:{self.entry.slug}/{n}"
             else:
-                suffix = PurePath(self.entry["graphics"][int(n) - 1]["path"]).suffix.lower()
-                url = f"graphics:{self.entry['slug']}/{n}{suffix}"
+                suffix = PurePath(self.entry.graphics[int(n) - 1]["path"]).suffix.lower()
+                url = f"graphics:{self.entry.slug}/{n}{suffix}"
             return [prose.node("Image", [c[0], self.inlines(c[1]), [url, c[2][1]]])]
         return super().inline(x)
 
@@ -173,7 +126,7 @@ class EntryPass(prose.Pass):
         inner = {b["c"][0][0] for b in body if b["t"] == "Figure"}
         if not inner or attr[0] not in inner | {""}:
             return attr
-        own = [name for name, t in self.labels.items() if t["slug"] == self.entry["slug"] and t["kind"] == "figure"
+        own = [name for name, t in self.labels.items() if t["slug"] == self.entry.slug and t["kind"] == "figure"
                and t["number"] == self.figures and name not in inner]
         return [own[0] if own else "", *attr[1:]]
 
@@ -192,7 +145,7 @@ class EntryPass(prose.Pass):
                 if found is None:
                     self.error(re.escape(label), f"\\eqref{{{label}}}: no equation has this label; fix the label")
                 numbers[text] = f"({found['number']})"
-                if found["slug"] != self.entry["slug"]:     # another entry's equation: named by its entry
+                if found["slug"] != self.entry.slug:     # another entry's equation: named by its entry
                     numbers[text] = labelrefs.named_text(numbers[text], found["slug"], self.titles, self.words)
                     target = f"{found['slug']}{target}"
                 text = numbers[text]
@@ -223,7 +176,7 @@ class EntryPass(prose.Pass):
         # as LaTeX prints them: \ref the number alone (the prose says "Fig."), \eqref in parentheses
         number = str(target["number"])
         shown = f"({number})" if attrs.get("reference-type") == "eqref" else number
-        if target["slug"] == self.entry["slug"]:
+        if target["slug"] == self.entry.slug:
             return prose.node("Link", [["", ["ref"], []], [prose.node("Str", shown)], [f"#{label}", ""]])
         return labelrefs.named_ref(shown, target["slug"], label, self.titles, self.words)
 
@@ -315,15 +268,6 @@ def document(asts, fmt):
     return {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
 
 
-def write_html(parsed, terms):
-    """{slug: HTML} of every term (glossary.texprose's parse) from one pandoc process; a formula texmath
-    cannot convert is an EntryError naming the term's file, line, key, the formula and pandoc's message."""
-    pages, failures = html_pieces({t["slug"]: parsed[t["slug"]] for t in terms if t["slug"] in parsed})
-    if failures:
-        texprose.raise_formula(failures[0], parsed, terms)
-    return pages
-
-
 def html_pieces(asts):
     """({slug: HTML}, [(formula, message)]): every entry's HTML from one pandoc process (math as
     MathML, references inside formulas linked) and the formulas texmath could not convert."""
@@ -333,20 +277,18 @@ def html_pieces(asts):
         failures = prose.math_failures(log)
     pieces = split(out, "html", list(asts))
     # The MathML set as TeX sets it (glossary.mathml) once the numbers stand beside their formulas.
-    return {slug: mathml.tidy(eqnumbers.equation_numbers(texprose.link_math(piece)))
+    return {slug: mathml.tidy(eqnumbers.equation_numbers(mathml.link_math(piece)))
             for slug, piece in pieces.items()}, failures
 
 
 def raise_formula(failure, asts, bodies, macros=""):
-    """The EntryError of a formula that does not convert, told by its entry's reader."""
+    """The EntryError of a formula that does not convert, told by its entry's reader (`bodies`:
+    {slug: glossary.model.Entry})."""
     formula, message = failure
     for slug, ast in asts.items():
         # the formulas as pandoc read them (json.dumps(ast) would double every backslash)
-        if formula in texprose.formulas(ast):
-            entry = bodies[slug]
-            if entry["body_format"] == "latex":
-                texprose.raise_formula(failure, {slug: ast}, [entry])
-            prose.raise_math_failure(formula, message, entry["body"], entry["path"], macros)
+        if formula in prose.formulas(ast):
+            documents.raise_formula(failure, ast, bodies[slug], macros)
     raise EntryError(f"a formula does not convert to MathML: ${formula}$ ({' '.join(message.split())}); fix it")
 
 
@@ -355,7 +297,7 @@ def unwrap_spans(value, fmt):
     formula's LaTeX, data-latex); the other formats show only what they hold, LaTeX the formula
     of data-latex (its references links) when the span has one."""
     if fmt == "html":
-        return texprose.equation_ids(without_attr(value, "data-latex"))
+        return equation_ids(without_attr(value, "data-latex"))
     if isinstance(value, list):
         out = []
         for v in value:
@@ -369,6 +311,20 @@ def unwrap_spans(value, fmt):
         return out
     if isinstance(value, dict):
         return {k: unwrap_spans(v, fmt) for k, v in value.items()}
+    return value
+
+
+def equation_ids(value):
+    """The blocks with each labelled equation's Span identified by its label, for the HTML only:
+    LaTeX keeps the \\label inside the formula, and a Span's identifier would label it twice."""
+    if isinstance(value, list):
+        return [equation_ids(v) for v in value]
+    if isinstance(value, dict):
+        if value.get("t") == "Span" and "equation" in value["c"][0][1]:
+            (_, classes, attrs), content = value["c"]
+            label = dict(attrs)["label"]
+            return prose.node("Span", [[label, classes, [a for a in attrs if a[0] != "label"]], content])
+        return {k: equation_ids(v) for k, v in value.items()}
     return value
 
 
@@ -406,20 +362,14 @@ def api_version():
     return API_VERSION[0]
 
 
-# What an entry's prose may name: glossary references (\gls{key} ...), [[slug]] links, labels, citations.
-NAMED_KEY = re.compile(r"\\[gG]ls[a-z]*\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}|\[\[([^\[\]|\n]+)")
-NAMED_LABEL = re.compile(r"\\(?:eq|c|C|auto|page)?ref\{([^{}]*)\}")
-
-
 def cache_key(entry, facts, context):
     """The key of an entry's prose in the batch's cache: everything its outputs are made of (its
     model and facts, the macros, the code, and of the other entries only what it names)."""
-    body = entry["body"]
-    named = {(a or b).strip() for a, b in NAMED_KEY.findall(body)}
-    labels = set(NAMED_LABEL.findall(body))
-    cited = sorted({c["key"] for c in dictionary.citations_of(entry)})
+    named = {m.name for m in entry.links}
+    labels = {m.name for m in entry.label_refs}
+    cited = sorted({m.name for m in entry.citations})
     return dictionary.content_key(
-        entry, facts, context["markdown_macros"], context["latex_macros"], context.get("code", ""),
+        entry.to_json(), facts, context["markdown_macros"], context["latex_macros"], context.get("code", ""),
         {k: v for k, v in context["targets"].items() if k in named},
         {k: v for k, v in context["titles"].items() if k in named},
         {k: v for k, v in context["labels"].items() if k in labels},
@@ -436,13 +386,14 @@ def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=Tr
     for the page's HTML alone; what is written does not depend on what else is."""
     if cache and (tuple(formats) != FORMATS or not quotes):
         raise ValueError("a cached batch is written in every format: its cache holds them all")
-    keys = {e["slug"]: cache_key(e, facts.get(e["slug"], {}), context) for e in entries} if cache else {}
+    entries = [model.Entry.from_json(e) for e in entries]
+    keys = {e.slug: cache_key(e, facts.get(e.slug, {}), context) for e in entries} if cache else {}
     results = {}
     for e in entries:
-        path = Path(cache) / f"{keys[e['slug']]}.json" if cache else None
+        path = Path(cache) / f"{keys[e.slug]}.json" if cache else None
         if path and path.is_file():
-            results[e["slug"]] = json.loads(path.read_text(encoding="utf-8"))
-    todo = [e for e in entries if e["slug"] not in results]
+            results[e.slug] = json.loads(path.read_text(encoding="utf-8"))
+    todo = [e for e in entries if e.slug not in results]
     if todo:
         fresh = render_fresh(todo, facts, context, formats, quotes)
         for slug, done in fresh.items():
@@ -456,30 +407,30 @@ def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=Tr
 
 
 def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
-    """render_batch's work for the entries not in its cache."""
-    asts = parse_all(entries, facts, context)
-    done, by_slug = {}, {e["slug"]: e for e in entries}
-    named = titles(asts, by_slug)
+    """render_batch's work for the entries not in its cache (glossary.model.Entry)."""
+    asts, names = documents.parse(entries, facts, context)
+    done, by_slug = {}, {e.slug: e for e in entries}
+    named = titles(names, by_slug)
     results, summaries = {}, {}
     for e in entries:
         walker = EntryPass(e, context["titles"], context["labels"], context.get("words"))
-        blocks, refs = citations.number(walker.blocks(asts[e["slug"]]), context.get("references", {}),
-                                        prefix=f"ref-{e['slug']}-")
-        done[e["slug"]] = blocks + references_block(refs, e["slug"],
+        blocks, refs = citations.number(walker.blocks(asts[e.slug]), context.get("references", {}),
+                                        prefix=f"ref-{e.slug}-")
+        done[e.slug] = blocks + references_block(refs, e.slug,
                                                     context.get("words", {}).get("References", "References"))
-        given = e.get("summary")
-        first = without_citations(labelrefs.Quote(e["slug"], context).walk(first_sentence(done[e["slug"]])))
-        summaries[e["slug"]] = [prose.node("Plain", first)]
-        results[e["slug"]] = {"refs": walker.refs, "summary": given,
+        given = e.summary
+        first = without_citations(labelrefs.Quote(e.slug, context).walk(first_sentence(done[e.slug])))
+        summaries[e.slug] = [prose.node("Plain", first)]
+        results[e.slug] = {"refs": walker.refs, "summary": given,
                               "unknown": walker.unknown,
-                              **named.get(e["slug"], {"title_html": None, "title_latex": None, "title_text": None})}
+                              **named.get(e.slug, {"title_html": None, "title_latex": None, "title_text": None})}
     reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
     shown = {"html": alttext.with_alt(done, caption_text),
              "latex": {slug: reset + blocks for slug, blocks in done.items()}}
     for fmt in formats:
         for slug, text in write_batch(shown.get(fmt, shown["html"]), fmt, by_slug, context["markdown_macros"]).items():
             results[slug][fmt] = text
-    derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].get("summary")}
+    derived = {slug: blocks for slug, blocks in summaries.items() if not by_slug[slug].summary}
     for slug, text in plaintext.texts(derived).items():     # the summary as text: formulas as characters
         results[slug]["summary"] = text
     for slug in summaries:

@@ -3,7 +3,7 @@ that glossary.prose's writers take, so that the LaTeX path shares the Markdown p
 
     macros = normalise_macros(Path("assets/ml_macros.tex").read_text())
     blocks = parse(terms, macros, targets)          # {slug: [block, ...]}, one pandoc process
-    pages = write_html(blocks, terms)               # {slug: html}, one pandoc process; formulas checked
+    pages = render.html_pieces(blocks)     # {slug: html}, one pandoc process; formulas checked
 
 Why each step:
 
@@ -22,7 +22,7 @@ Why each step:
   `[[slug]]`) showing the term's form, capitalised for `\\Gls`; inside a formula as the form's
   LaTeX (in a `\\text{}` if it was not in one), the formula wrapped in
   `Span [["", ["math-xref"], [["data-xrefs", '[[slug, text], ...]']]], [Math]]` so that
-  `link_math` makes that text a link in the HTML (`<a>` inside `<mtext>`); `\\eqref{x}` inside a
+  `glossary.mathml.link_math` makes that text a link in the HTML (`<a>` inside `<mtext>`); `\\eqref{x}` inside a
   formula becomes the text "(x)" recorded as ["#x", "(x)"] (glossary.render shows the number).  The
   Span's `data-latex` is the formula as the LaTeX writes it, each of those references a link
   (`\\glossaryref{slug}{form}`, `\\hyperref[x]{(x)}`).
@@ -31,23 +31,22 @@ Why each step:
 - `\\ref{x}` and `\\eqref{x}` (which pandoc keeps raw when it keeps raw TeX) become the Link that
   pandoc makes without raw TeX: `Link [["", [], [["reference-type", "ref"|"eqref"], ["reference", x]]],
   [Str x], ["#x", ""]]`; a later pass resolves them.  A displayed equation with `\\label{x}` is
-  wrapped in `Span [["", ["equation"], [["label", x]]], [Math]]`, which write_html turns into an
+  wrapped in `Span [["", ["equation"], [["label", x]]], [Math]]`, which the HTML writer turns into an
   anchor `id="x"` (the LaTeX writer would label a Span's identifier a second time), and a
   figure whose `\\label` sits inside its caption (which pandoc misses) gets it as identifier.
 - `unknown(blocks)` lists the raw TeX pandoc left (constructs it does not know), for measuring.
 """
-import html as html_lib
 import json
 import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import node, run_pandoc
+from glossary.prose import formulas, inlines_of, node, run_pandoc
 from glossary.readers.latex import glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 READER = ["-f", "latex+raw_tex", "-t", "json"]
-# The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by write_html.
+# The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by the writers.
 API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
 # The glossary commands read, the form each shows and their calls: the glossaries binding's.
@@ -231,15 +230,6 @@ def unreadable(message, source, terms):
             return EntryError(f"{term.get('path', '?')}:{at}: term {term['key']!r}: pandoc cannot read "
                               f"the description ({detail}); fix the LaTeX there")
     return EntryError(f"pandoc cannot read the descriptions ({detail})")
-
-
-def inlines_of(blocks):
-    """The inlines of a form's one paragraph."""
-    out = []
-    for b in blocks:
-        if b["t"] in ("Para", "Plain"):
-            out += b["c"]
-    return out
 
 
 def parse(terms, macros, targets, first_use=True):
@@ -483,76 +473,6 @@ def unknown(blocks):
     return found
 
 
-# --- the HTML, formulas checked --------------------------------------------------------
-
-def link_math(html, target="{slug}.html"):
-    """The HTML with each formula's references as links: inside every
-    <span class="math-xref" data-xrefs='[[target, text], ...]'> (a target a slug, "#label" or
-    "slug#label"), the first
-    <mtext> text (outside links already made) holding a reference's text gets <a class=... href=...>
-    (class "ref" for an equation's label) around it; a slug's address is `target` (a "#label" after
-    it kept), a "#label" stays as it is."""
-    def span(m):
-        inner = m.group(3)
-        for slug, text in json.loads(html_lib.unescape(m.group(2))):
-            page, anchor, label = slug.partition("#")
-            other = ":" in page        # another edition's term (glossary.prose.other_edition)
-            page = page.split(":", 1)[1] if other else page
-            href = html_lib.escape((target.format(slug=page) if page else "") + anchor + label)
-            # a term's class "xref", an equation's "ref", as the prose's links have them
-            kind = "ref" if anchor else ("xref-other" if other else "xref")
-            inner = link_first(inner, html_lib.escape(text, quote=False), href, kind)
-        return m.group(1) + inner + "</span>"
-    return re.sub(r'(<span [^>]*class="[^"]*\bmath-xref\b[^"]*"[^>]*data-xrefs="([^"]*)"[^>]*>)(.*?)</span>',
-                  span, html, flags=re.S)
-
-
-def link_first(mathml, text, href, kind="xref"):
-    """`mathml` with the first occurrence of `text` in an <mtext>, outside an <a>, made a link of
-    class `kind`."""
-    for m in re.finditer(r"(<mtext[^>]*>)(.*?)(</mtext>)", mathml, re.S):
-        parts = re.split(r"(<a [^>]*>.*?</a>)", m.group(2))
-        for i, part in enumerate(parts):
-            if not part.startswith("<a ") and text in part:
-                parts[i] = part.replace(text, f'<a class="{kind}" href="{href}">{text}</a>', 1)
-                return mathml[:m.start(2)] + "".join(parts) + mathml[m.end(2):]
-    return mathml
-
-
-def equation_ids(value):
-    """The blocks with each labelled equation's Span identified by its label, for the HTML only:
-    LaTeX keeps the \\label inside the formula, and a Span's identifier would label it twice."""
-    if isinstance(value, list):
-        return [equation_ids(v) for v in value]
-    if isinstance(value, dict):
-        if value.get("t") == "Span" and "equation" in value["c"][0][1]:
-            (_, classes, attrs), content = value["c"]
-            label = dict(attrs)["label"]
-            return node("Span", [[label, classes, [a for a in attrs if a[0] != "label"]], content])
-        return {k: equation_ids(v) for k, v in value.items()}
-    return value
-
-
-def formulas(blocks, in_forms=True):
-    """The formulas of a term's blocks, in document order; with in_forms=False, not those of the
-    forms that glossary links show (which are not in the body's source)."""
-    found = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            if value.get("t") == "Math":
-                found.append(value["c"][1])
-            if not in_forms and value.get("t") == "Link" and "xref" in value["c"][0][1]:
-                return
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-    walk(blocks)
-    return found
-
-
 # Where formulas start in a body: $$...$$, $...$, \[...\], \(...\) and the display environments.
 MATH_SOURCE = re.compile(r"\$\$.*?\$\$|\$.*?\$|\\\[.*?\\\]|\\\(.*?\\\)"
                          r"|\\begin\{(equation|align|gather|multline)\*?\}.*?\\end\{\1\*?\}", re.S)
@@ -574,3 +494,41 @@ def raise_formula(failure, parsed, terms):
                              f"(expanded: {formula}) does not convert to MathML ({' '.join(message.split())}); "
                              "rewrite it with commands texmath knows")
     raise EntryError(f"a formula does not convert to MathML: {formula} ({message})")
+
+
+# --- this reader in the entry model (glossary.model.READERS["latex"]) ---------------------------
+
+# A term's name that needs this reader ($\sigma$-algebra, R\'enyi); the others are text as they are.
+TEX_TITLE = re.compile(r"[\\$~^_{}]")
+def term_of(entry):
+    """This reader's own shape of a glossary.model.Entry: {"key", "slug", "body", "path", "body_line"}."""
+    return {"key": entry.key, "slug": entry.slug, "body": entry.document.source, "path": entry.path,
+            "body_line": entry.document.line}
+
+
+TITLE = "title:"    # before a slug: the term's name, parsed as a term of its own
+
+
+def parse_entries(entries, facts, context):
+    """({slug: blocks}, {slug: blocks of its name}) of a batch of terms (glossary.model.Entry) from one
+    pandoc process: the descriptions, and the names that need this reader (TEX_TITLE) as terms of
+    their own, so that a formula or accent in a name reads as in the prose."""
+    terms = [term_of(e) for e in entries]
+    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line)
+             for e in entries if TEX_TITLE.search(e.title)]
+    parsed = parse(terms + names, normalise_macros(context["latex_macros"]), context["targets"])
+    return ({t["slug"]: parsed[t["slug"]] for t in terms},
+            {t["slug"][len(TITLE):]: parsed[t["slug"]] for t in names})
+
+
+def parse_texts(texts, latex_macros=""):
+    """{key: blocks} of short texts (a name's forms), from one pandoc process."""
+    terms = [{"key": str(k), "slug": str(i), "body": s, "path": "?", "body_line": 1}
+             for i, (k, s) in enumerate(texts.items())]
+    parsed = parse(terms, normalise_macros(latex_macros), {})
+    return {k: parsed[str(i)] for i, k in enumerate(texts)}
+
+
+def raise_entry_formula(failure, ast, entry, macros=""):
+    """raise_formula for one glossary.model.Entry whose blocks are `ast`."""
+    raise_formula(failure, {entry.slug: ast}, [term_of(entry)])

@@ -12,6 +12,7 @@ requirements.lock: elsewhere (aarch64, for one) OpenBLAS, numpy and libm have
 other kernels, the chaotic training ends in another model (or the build stops
 at numeric.require()), and verify says so, with the platform it ran on.
 """
+import argparse
 import csv
 import difflib
 import hashlib
@@ -26,7 +27,10 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from glossary import jsonio, publish
+import yaml
+
+from glossary import entries, jsonio, numeric, plan, publish
+from glossary.entries import EntryError
 
 MANIFEST = "site.manifest.json"
 FORMAT = 1
@@ -267,7 +271,6 @@ def rebuild(repo, work, cores="2", python=sys.executable, source=None):
 
 def source_manifest(source):
     """Where a dictionary kept elsewhere keeps its manifest: the `manifest:` of its YAML file."""
-    from glossary import entries, plan
     source = plan.Source(source)
     if not source.is_yaml:
         raise entries.EntryError(f"SOURCE={source.path}: a main .tex file names no manifest; point SOURCE at the "
@@ -328,9 +331,6 @@ def locked_mismatches(lock):
 
 def platform_lines(repo, python=sys.executable):
     """What verify ran on: machine, CPU, Python, numpy and OpenBLAS as a pinned job sees them."""
-    import yaml
-
-    from glossary import numeric
     repo = Path(repo)
     pinned = yaml.safe_load((repo / "config.yaml").read_text())["numeric_env"]
     env = dict(os.environ)
@@ -363,7 +363,6 @@ def platform_lines(repo, python=sys.executable):
 # --- the command ------------------------------------------------------------------
 
 def main(argv=None, repo_default=None):
-    import argparse
     parser = argparse.ArgumentParser(
         prog="verify.py",
         description="Rebuild the site from a clean copy of the sources and compare it with the manifest.")
@@ -389,7 +388,6 @@ def main(argv=None, repo_default=None):
     repo = args.repo.resolve()
     source = args.source.resolve() if args.source else None
     if source and args.manifest is None:
-        from glossary.entries import EntryError
         try:
             args.manifest = source_manifest(source)
         except EntryError as err:

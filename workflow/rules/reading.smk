@@ -100,7 +100,7 @@ rule forms_text:
     log:
         "logs/reading/forms_text.log",
     params:
-        entries={s: {"forms": e.get("forms", {}), "body_format": e["body_format"]} for s, e in ENTRIES.items()},
+        entries={s: {"forms": e["forms"], "reader": e["document"]["reader"]} for s, e in ENTRIES.items()},
     message:
         "the forms of the terms' names as text"
     script:
