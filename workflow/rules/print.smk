@@ -124,7 +124,7 @@ rule book:
         passes=3,
         settled="results/cache/book",
         # what the book includes (figures, pictures), linked into its TeX run's folder (glossary.latex)
-        site_terms="results/site/terms",
+        site_terms=lambda w, output: str(Path(output.pdf).parent / "terms"),
     message:
         "the book, dictionary.pdf"
     script:
