@@ -160,8 +160,7 @@ def mirror(folder, into, skip=()):
 def job_folder(work, tex_path, links=None):
     """The folder a TeX run sees (its current folder), `work`: the .tex and each of `links`
     ({name: folder}) linked by name, and OUT, where TeX writes.  TeX is then given only relative
-    names, which kpathsea's paranoid mode allows (glossary.pictures.mirror: what a dictionary's
-    folder shows of itself)."""
+    names, which kpathsea's paranoid mode allows (mirror: what a dictionary's folder shows of itself)."""
     work = Path(work)
     (work / OUT).mkdir(exist_ok=True)
     tex_path = Path(tex_path).resolve()
@@ -205,7 +204,9 @@ def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=(), links=None,
     log_text = log.read_text(errors="replace") if log.exists() else run.stdout
     Path(log_path).write_text(log_text)
     fls = Path(work) / OUT / f"{jobname}.fls"
-    escaped = outside_reads(fls.read_text(errors="replace") if fls.exists() else "")
+    # without its list, what a run read is unknown: it fails as one that read outside
+    escaped = (outside_reads(fls.read_text(errors="replace")) if fls.exists()
+               else [f"(unknown: no {fls.name})"] if run.returncode == 0 else [])
     if run.returncode != 0 or escaped:
         # pgf asks for /dev/null, refused, as a file that is never there
         refused = [n for n in REFUSED.findall(run.stdout + run.stderr) if n != os.devnull] + escaped

@@ -378,7 +378,7 @@ def preamble_origin(preamble, line, sources, message=""):
         return None
     text = rows[line - 1].strip()
     mark = rows.index(MACRO_MARK) + 1 if MACRO_MARK in rows else len(rows) + 1
-    files = sources.get("macros") or [] if line > mark else [sources.get("main")]
+    files = (sources.get("macros") or []) if line > mark else [sources.get("main")]
     texts = {f: Path(f).read_text(encoding="utf-8", errors="replace").split("\n")
              for f in files if f and Path(f).is_file()}
     for same in (lambda row: row == text, lambda row: text in row):
@@ -406,8 +406,8 @@ def compile_format(preamble, fmt_path, root, folder=None, sources=None, view=Non
             where = preamble_origin(preamble, error_line(getattr(err, "log_text", "")), sources, message)
             if where:
                 message = f"{where}: {message.split(': ', 1)[-1] if message.startswith(str(tex)) else message}"
-            raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; fix "
-                             f"{'that line' if where else 'the main file' + chr(39) + 's preamble or the macro file'}"
+            fix = "that line" if where else "the main file's preamble or the macro file"
+            raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; fix {fix}"
                              ) from None
         tmp = Path(f"{fmt_path}.{os.getpid()}.tmp")
         shutil.copyfile(Path(work) / latex.OUT / "pictures.fmt", tmp)
