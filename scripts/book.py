@@ -26,6 +26,6 @@ if inp["symbols"]:
 formatted = typeset.cited_records(list(inp["references"]), Path(inp["symbols"][0]) if inp["symbols"] else None,
                                   inp["bib"][0] if inp["bib"] else None, inp["csl"])
 document = typeset.book_document(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
-                                 snakemake.output["tex"], params["site_terms"], demos=params["demos"],
-                                 babel=params["babel"], front=front, formatted=formatted, words_=params["words"])
+                                 demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
+                                 words_=params["words"])
 Path(snakemake.output["tex"]).write_text(document, encoding="utf-8")

@@ -8,4 +8,4 @@ from glossary import typeset
 sys.stderr = open(snakemake.log["job"], "w")
 typeset.compile_document(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"],
                          [Path(snakemake.input["notation"]).parent], snakemake.params["passes"],
-                         settled=getattr(snakemake.params, "settled", None))
+                         snakemake.params["site_terms"], settled=getattr(snakemake.params, "settled", None))

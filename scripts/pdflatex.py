@@ -4,4 +4,6 @@ import sys
 from glossary import latex
 
 sys.stderr = open(snakemake.log["job"], "w")
-latex.compile_pdf(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"], fmt=snakemake.input["fmt"])
+# the figure reads its CSVs under the data link (glossary.figures), its entry's data folder
+latex.compile_pdf(snakemake.input["tex"], snakemake.output["pdf"], snakemake.log["tex"], fmt=snakemake.input["fmt"],
+                  links={latex.DATA: snakemake.input["data"]})

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from glossary import dictionary, jsonio, pictures
+from glossary.entries import EntryError
 
 sys.stderr = open(snakemake.log[0], "w")
 inp, params = snakemake.input, snakemake.params
@@ -28,15 +29,21 @@ for shot in shots:
                      "path": entry["path"], "line": lines.get(pic["n"], 1), "labels": pic.get("labels", {}),
                      "key": pictures.key(pic["tex"], preamble, macros, forms, root=params["root"],
                                          labels=pic.get("labels"))})
-done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads, terms=forms)
+done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads, terms=forms,
+                            folder=params["folder"], sources=params["sources"])
 terms = Path(params["site_terms"])
 for pic in todo:
     for ext in ("pdf", "svg"):
         target = terms / pic["slug"] / "pictures" / f"{pic['n']}.{ext}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(done[pic["key"]][ext], target)
+folder = Path(params["folder"] or params["root"]).resolve()
 for shot in shots:
     for g in shot["graphics"]:
+        if not (Path(params["root"]) / g["path"]).resolve().is_relative_to(folder):
+            entry = jsonio.read(dictionary.snapshot_path(shot["slug"]))
+            raise EntryError(f"{entry['path']}:{entry['line']}: term '{shot['key']}': \\includegraphics{{{g['path']}}} "
+                             f"is outside the dictionary's folder {folder}; move the file into it")
         target = terms / shot["slug"] / "graphics" / f"{g['n']}{Path(g['path']).suffix.lower()}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(Path(params["root"]) / g["path"], target)

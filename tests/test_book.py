@@ -264,10 +264,10 @@ def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
     front = {"title": "T", "authors": AUTHORS, "cite_as": CITE_AS,
              "symbols": (symbols.read_text(), macros, jsonio.read(out / "results/names.json")["targets"])}
     tex = tmp_path / "book.tex"
-    tex.write_text(typeset.book_document(parts, "T", SITE, Path(__file__).parents[1] / "templates/print", tex,
-                                         out / "site/terms", front=front, formatted=formatted))
+    tex.write_text(typeset.book_document(parts, "T", SITE, Path(__file__).parents[1] / "templates/print",
+                                         front=front, formatted=formatted))
     latex.compile_pdf(tex, tmp_path / "book.pdf", tmp_path / "book.log", passes=3,
-                      inputs=[Path(__file__).parents[1] / "templates"])
+                      inputs=[Path(__file__).parents[1] / "templates"], links={typeset.TERMS: out / "site/terms"})
     text = words(pdftotext(tmp_path / "book.pdf"))
     assert "A. Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in text
     assert "The features of a data point [1]." in text          # Strang2016: the book's first citation

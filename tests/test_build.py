@@ -44,7 +44,8 @@ def test_figures_compiled_from_the_format_look_as_compiled_without_it(built, tmp
         slug, name = tex.parts[-3], tex.stem
         published = root / "site/terms" / slug / "figures"
         pdf = tmp_path / f"{slug}-{name}.pdf"
-        latex.compile_pdf(tex, pdf, tmp_path / f"{slug}-{name}.log")      # no format: the whole preamble
+        latex.compile_pdf(tex, pdf, tmp_path / f"{slug}-{name}.log",      # no format: the whole preamble
+                          links={latex.DATA: root / "site/terms" / slug / "data"})
         assert "mylatexformat" not in (tmp_path / f"{slug}-{name}.log").read_text()
         subprocess.run(["pdftoppm", "-png", "-r", "192", "-singlefile", pdf, tmp_path / name], check=True)
         subprocess.run(["pdftocairo", "-svg", pdf, tmp_path / f"{name}.svg"], check=True)

@@ -1,6 +1,7 @@
 """The build's plan (glossary.plan): what SOURCE= names is decided once, the YAML file is parsed once,
 and the rule files hold rules by stage with their input functions in common.smk, none unused."""
 import re
+import shutil
 
 import pytest
 from conftest import REPO
@@ -65,11 +66,13 @@ def test_a_source_that_is_neither_tex_nor_yaml_is_refused(tmp_path):
 
 
 def test_a_demo_for_a_key_the_dictionary_lacks_is_named_with_the_closest(tmp_path):
-    (tmp_path / "demo.py").write_text("print(1)\n")
-    (tmp_path / "d.yaml").write_text(f"main: {FIXTURE / 'TinyDict_Main.tex'}\n"
-                                     "demos:\n  gradient-descnt: {script: demo.py, kind: plain}\n")
+    source = tmp_path / "dict"      # a copy: the YAML file names only files in its folder
+    shutil.copytree(FIXTURE, source)
+    (source / "demo.py").write_text("print(1)\n")
+    (source / "d.yaml").write_text("main: TinyDict_Main.tex\n"
+                                   "demos:\n  gradient-descnt: {script: demo.py, kind: plain}\n")
     with pytest.raises(EntryError, match="demos.gradient-descnt: no term has the key"):
-        plan.Source(tmp_path / "d.yaml").read()
+        plan.Source(source / "d.yaml").read()
 
 
 def test_the_plan_of_the_fixture_names_every_file_of_its_site():

@@ -1,9 +1,9 @@
 """pgfplots sources from an entry's figure specs (templates/figures/<kind>.tex.j2)."""
-import os
 from pathlib import Path
 
 import jinja2
 
+from glossary import latex
 from glossary.entries import EntryError
 
 COLORS = ["blue!70!black", "orange!85!black", "green!50!black", "red!70!black"]
@@ -42,12 +42,12 @@ def render_preamble(template_dir, tex_path):
 
 def render_custom(spec, data_dir, tex_path, facts, template_path, preamble_dir, entry_file, index):
     """Write the .tex of a custom figure from the entry's own template (in its folder, which may
-    include the shared preamble).  It gets `csvs` (every declared CSV by name, as a path relative
-    to the .tex), `csv` (the figure's own CSV, if it names one), `facts`, `spec` and `colors`."""
+    include the shared preamble).  It gets `csvs` (every declared CSV by name, as a path under its
+    TeX run's data link, latex.DATA), `csv` (the figure's own CSV, if it names one), `facts`, `spec` and `colors`."""
     template_path, where = Path(template_path), f"{entry_file}: figures[{index}]"
     env = environment(template_path.parent)
     env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(preamble_dir)])
-    relative = lambda name: os.path.relpath(Path(data_dir) / name, Path(tex_path).parent)
+    relative = lambda name: f"{latex.DATA}/{name}"
     csvs = {p.name: relative(p.name) for p in sorted(Path(data_dir).glob("*.csv"))}
     try:
         text = env.get_template(template_path.name).render(
@@ -67,7 +67,8 @@ def render_custom(spec, data_dir, tex_path, facts, template_path, preamble_dir, 
 
 
 def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
-    """Write the .tex of one figure; the CSV is named relative to the .tex."""
+    """Write the .tex of one figure; the CSV is named under its TeX run's data link (latex.DATA): a
+    relative name without ../, which kpathsea's paranoid mode lets TeX read."""
     # The CSV's name and columns were checked against entry.md when the entries loaded,
     # and the demo's written headers by the export job (glossary.entries).
     where = f"{entry_file}: figures[{index}]"
@@ -82,7 +83,7 @@ def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
     elif spec["kind"] in ("heatmap", "bar"):
         raise EntryError(f"{where}.labels: a {spec['kind']} figure needs tick labels; name the list "
                          "its export() returns")
-    relative = os.path.relpath(csv_path, Path(tex_path).parent)
+    relative = f"{latex.DATA}/{Path(csv_path).name}"
     template = environment(template_dir).get_template(f"{spec['kind']}.tex.j2")
     Path(tex_path).write_text(template.render(
         spec={"xlabel": "", "ylabel": "", "legend": [], **spec}, ys=ys, labels=labels,

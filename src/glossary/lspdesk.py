@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glossary import assets, citations, dictionary, pictures, plaintext, prose, render, texdict, texprose
+from glossary import assets, citations, dictionary, model, pictures, plaintext, prose, render, texdict, texprose
 from glossary.entries import EntryError
 from glossary.errors import Mistake
 from glossary.labelrefs import Quote
@@ -360,7 +360,8 @@ class Desk:
                              and p.relative_to(edition.root).as_posix() in (edition.read or {}).get("macro_files", []))
             try:
                 ast = texprose.parse([term], texprose.normalise_macros(macros), targets)[term["slug"]]
-                blocks = render.EntryPass(dict(term, body_format="latex"), titles, labels).blocks(ast)
+                entry = model.Entry.from_json(dictionary.as_model(term, edition.root, labels))
+                blocks = render.EntryPass(entry, titles, labels).blocks(ast)
                 first = without_citations(Quote(term["slug"], {"titles": titles}).walk(first_sentence(blocks)))
                 self._summaries[cache] = plaintext.texts({"s": [prose.node("Plain", first)]})["s"]
             except (EntryError, RuntimeError, OSError, KeyError):

@@ -233,13 +233,43 @@ GRAPHIC_SUFFIXES = ("", ".pdf", ".png", ".jpg", ".jpeg", ".tex")
 
 
 def referenced_files(tex, root):
-    """{name as the picture writes it: sha256 of the file under `root` (None when there is none)}."""
+    """{name as the picture writes it: sha256 of the file under `root` (None when there is none, or
+    when the name reaches out of the folder: outside())}."""
     found = {}
     for name in sorted(set(FILE_REFERENCE.findall(tex))):
-        path = next((Path(root) / (name + suffix) for suffix in GRAPHIC_SUFFIXES
-                     if (Path(root) / (name + suffix)).is_file()), None)
+        path = None if outside(name) else next((Path(root) / (name + suffix) for suffix in GRAPHIC_SUFFIXES
+                                                 if (Path(root) / (name + suffix)).is_file()), None)
         found[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path else None
     return found
+
+
+# Files a picture reads by other commands than FILE_REFERENCE's: listings, verbatim files, packages.
+OTHER_READS = re.compile(r"\\(?:lstinputlisting|verbatiminput|inputminted\s*\{[^{}]*\}|include|InputIfFileExists|"
+                         r"usepackage|RequirePackage|pgfplotstableread|openin\d*\s*=?)\s*(?:\[[^\]]*\])?\s*\{([^{}\s]+)\}")
+
+
+def outside(name):
+    """Whether a file name reaches out of the dictionary's folder, or into its hidden files (.git):
+    absolute, climbing (../) or naming a dot folder or file, which a TeX run refuses (latex.SANDBOX)."""
+    parts = Path(name).parts
+    return Path(name).is_absolute() or name.startswith("~") or any(
+        part == ".." or (part.startswith(".") and part != ".") for part in parts)
+
+
+def check_reads(pictures):
+    """The EntryError messages of the pictures that name a file outside the dictionary's folder: the
+    term, the dictionary's file and the line of the name (pictures: {"tex", "term", "path", "line", "n"})."""
+    found = []
+    for pic in pictures:
+        for pattern in (FILE_REFERENCE, OTHER_READS):
+            for m in pattern.finditer(pic["tex"]):
+                if outside(m.group(1)):
+                    line = pic.get("line", 1) + pic["tex"].count("\n", 0, m.start())
+                    found.append((pic["path"], line, f"{pic['path']}:{line}: term '{pic['term']}': picture "
+                                  f"{pic.get('n', 1)} reads {m.group(1)}, outside the dictionary's folder; a "
+                                  "picture may read only the files of that folder, named relative to it without "
+                                  "../: move the file into the folder or remove the read"))
+    return [message for *_, message in sorted(found)]
 
 
 def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = None, labels: dict = None) -> str:
@@ -289,7 +319,7 @@ def debian_hint(message):
 
 def outside_root(preamble, root):
     """(preamble, folders): a `\\usepackage{../../assets/pdfplots}` or `\\input{../x}` reaches out of
-    the dictionary's folder (a translation's main file sits below its base's), and kpathsea looks such
+    the main file's folder (a translation's main file sits below its base's), and kpathsea looks such
     a path up from the current folder only, not in TEXINPUTS: each becomes its file's name, with its
     folder to search."""
     folders = []
@@ -302,23 +332,85 @@ def outside_root(preamble, root):
     return text, sorted(set(folders))
 
 
-def compile_format(preamble, fmt_path, root):
-    """The preamble dumped as a pdflatex format (mylatexformat), `root` searched for its packages."""
+# The name a picture's TeX run gives the dictionary's folder (latex.mirror) in its job folder.
+DICTIONARY = "dictionary"
+
+
+class View:
+    """What the pictures' TeX runs may read of the dictionary: `folder` (its own, the base's for a
+    translation; `root`, the main file's folder, by default) mirrored once under `work` (latex.mirror),
+    searched at `root` and at the folders the preamble's packages lie in.  A folder outside it is an
+    EntryError."""
+
+    def __init__(self, work, root, folder=None, folders=()):
+        self.folder = Path(folder or root).resolve()
+        if not Path(root).resolve().is_relative_to(self.folder):      # an edition kept elsewhere: its own
+            self.folder = Path(root).resolve()
+        self.path = Path(work) / "view"
+        # the build's own folders, when it runs inside the dictionary's folder
+        latex.mirror(self.folder, self.path, skip=[Path.cwd() / name for name in ("", "results", "logs", "site")])
+        self.search = [self.name(f) for f in [root, *folders]]
+
+    def name(self, folder):
+        rel = Path(os.path.relpath(Path(folder).resolve(), self.folder))
+        if rel.parts[:1] == ("..",):
+            raise EntryError(f"the pictures' preamble reads {folder}, outside the dictionary's folder "
+                             f"{self.folder}; move the package into that folder")
+        return (Path(DICTIONARY) / rel).as_posix()
+
+    def run(self, args, tex, log, work, jobname):
+        latex.run_pdflatex(args, tex, log, work, jobname, links={DICTIONARY: self.path}, search=self.search)
+
+
+def preamble_origin(preamble, line, sources, message=""):
+    """'file:line' of the author's line that line `line` of a picture preamble comes from, found by its
+    text (comments stripped): in the macro files (`sources["macros"]`) after MACRO_MARK, else in the main
+    file (`sources["main"]`); None when no line reads so.  TeX names the line after a \\usepackage of a
+    missing file (`message`: TeX's), having looked there for an option: the line that names it, then."""
+    rows = preamble.split("\n")
+    if not sources or line is None or not 0 < line <= len(rows):
+        return None
+    missing = re.search(r"File `([^']+)' not found", message)
+    if missing:
+        stem = Path(missing.group(1)).stem
+        line = next((n for n in range(line, max(0, line - 3), -1) if stem in rows[n - 1]), line)
+    if rows[line - 1].strip() in ("", "%"):
+        return None
+    text = rows[line - 1].strip()
+    mark = rows.index(MACRO_MARK) + 1 if MACRO_MARK in rows else len(rows) + 1
+    files = (sources.get("macros") or []) if line > mark else [sources.get("main")]
+    texts = {f: Path(f).read_text(encoding="utf-8", errors="replace").split("\n")
+             for f in files if f and Path(f).is_file()}
+    for same in (lambda row: row == text, lambda row: text in row):
+        found = [f"{f}:{n}" for f, rows_ in texts.items() for n, row in enumerate(rows_, 1)
+                 if strip_comments(row).strip() and same(strip_comments(row).strip())]
+        if found:
+            return found[0]
+    return None
+
+
+def compile_format(preamble, fmt_path, root, folder=None, sources=None, view=None):
+    """The preamble dumped as a pdflatex format (mylatexformat), `root` searched for its packages (`view`:
+    the View of the dictionary's `folder`); a failing line is told as the main file's or the macro
+    file's (`sources`: {"main", "macros"}, preamble_origin)."""
     preamble, folders = outside_root(preamble, root)
     with tempfile.TemporaryDirectory() as work:
+        view = View(work, root, folder, folders) if view is None else view
         tex = Path(work) / "pictures.tex"
         tex.write_text(preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n", encoding="utf-8")
-        out = Path(work) / "out"
-        out.mkdir()
         try:
-            latex.run_pdflatex(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
-                               tex, Path(work) / "format.log", out, "pictures", inputs=[root, *folders])
+            view.run(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
+                     tex, Path(work) / "format.log", work, "pictures")
         except latex.LatexError as err:
             message = str(err).splitlines()[0]
-            raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; or fix "
-                             f"the main file's preamble or the macro file") from None
+            where = preamble_origin(preamble, error_line(getattr(err, "log_text", "")), sources, message)
+            if where:
+                message = f"{where}: {message.split(': ', 1)[-1] if message.startswith(str(tex)) else message}"
+            fix = "that line" if where else "the main file's preamble or the macro file"
+            raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; fix {fix}"
+                             ) from None
         tmp = Path(f"{fmt_path}.{os.getpid()}.tmp")
-        shutil.copyfile(out / "pictures.fmt", tmp)
+        shutil.copyfile(Path(work) / latex.OUT / "pictures.fmt", tmp)
         os.replace(tmp, fmt_path)
 
 
@@ -350,15 +442,16 @@ def missing_hint(message):
     return latex.missing_file_hint(message)
 
 
-def failure(picture, log_text, tex_path, start):
+def failure(picture, log_text, tex_path, start, refused=()):
     """The EntryError message of a picture that does not compile: the dictionary's file and line (of the
-    offending line, when TeX names one inside the picture), the term, TeX's message."""
+    offending line, when TeX names one inside the picture), the term, TeX's message (and the files it
+    was refused, `refused`: outside the dictionary's folder)."""
     message = latex.first_error(log_text, tex_path)
     message = message.split(": ", 1)[1] if message.startswith(str(tex_path)) else message
     line, at = picture.get("line", 1), error_line(log_text)
     if at is not None and 0 <= at - start <= picture["tex"].count("\n"):
         line += at - start
-    message += missing_hint(message)
+    message += latex.refused_hint(refused) or missing_hint(message)
     return (f"{picture['path']}:{line}: term '{picture['term']}': picture {picture.get('n', 1)} does not "
             f"compile: {message}; fix the picture")
 
@@ -371,28 +464,27 @@ def to_svg(pdf, svg):
     os.replace(tmp, svg)
 
 
-def run_batch(batch, preamble, fmt, root, cache, terms):
-    """Compile a run of pictures into cache/<key>.pdf and .svg; returns [(picture, message)] of those that
-    fail.  A failing run is retried without the picture its error lies in, so each error is that picture's."""
+def run_batch(batch, preamble, fmt, view, cache, terms):
+    """Compile a run of pictures into cache/<key>.pdf and .svg (`view`: what the run may read of the
+    dictionary, a View); returns [(picture, message)] of those that fail.  A failing run is retried
+    without the picture its error lies in, so each error is that picture's."""
     with tempfile.TemporaryDirectory() as work:
         tex = Path(work) / "pictures.tex"
         text, starts = document(preamble, batch, terms)
         tex.write_text(text, encoding="utf-8")
-        out = Path(work) / "out"
-        out.mkdir()
         try:
-            latex.run_pdflatex([f"-fmt={Path(fmt).resolve().with_suffix('')}", tex.name], tex,
-                               Path(work) / "pictures.log", out, "pictures", inputs=[root])
-        except latex.LatexError:
+            view.run([f"-fmt={Path(fmt).resolve().with_suffix('')}", tex.name], tex, Path(work) / "pictures.log",
+                     work, "pictures")
+        except latex.LatexError as err:
             log_text = (Path(work) / "pictures.log").read_text(errors="replace")
             bad = page_of(log_text, starts)
             if bad is None and len(batch) > 1:  # an error outside any picture: find it one picture at a time
-                return [fail for one in batch for fail in run_batch([one], preamble, fmt, root, cache, terms)]
+                return [fail for one in batch for fail in run_batch([one], preamble, fmt, view, cache, terms)]
             bad = bad or 0
-            failed = [(batch[bad], failure(batch[bad], log_text, tex, starts[bad][1]))]
+            failed = [(batch[bad], failure(batch[bad], log_text, tex, starts[bad][1], getattr(err, "refused", ())))]
             rest = batch[:bad] + batch[bad + 1:]
-            return failed + (run_batch(rest, preamble, fmt, root, cache, terms) if rest else [])
-        split(out / "pictures.pdf", batch, cache)
+            return failed + (run_batch(rest, preamble, fmt, view, cache, terms) if rest else [])
+        split(Path(work) / latex.OUT / "pictures.pdf", batch, cache)
     return []
 
 
@@ -417,12 +509,17 @@ def format_path(preamble, cache):
 
 
 def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int = 1, terms: dict = None,
-                per_run: int = PER_RUN) -> dict:
+                per_run: int = PER_RUN, folder: str = None, sources: dict = None) -> dict:
     """{key: {"pdf": cache/<key>.pdf, "svg": cache/<key>.svg}} for every picture ({"key", "tex", "term",
     "path", "line", "n"}); those not in `cache` compile from the preamble's format (built once, cached),
     `per_run` to a pdflatex run (more than 1 only to measure: see the module's docstring), `jobs` runs at
-    a time, `root` searched for packages and \\input files.
-    Raises EntryError naming each picture that does not compile (the others are cached first)."""
+    a time, `root` searched for packages and \\input files; a run reads nothing of the machine but the
+    dictionary's `folder` (View) and TeX Live, and a picture that names a file outside it fails before
+    (check_reads).  Raises EntryError naming each picture that does not compile (the others are cached
+    first), or the main file's or macro file's line where the preamble fails (`sources`: compile_format)."""
+    outside_folder = check_reads(pictures)
+    if outside_folder:
+        raise EntryError("\n".join(outside_folder))
     Path(cache).mkdir(parents=True, exist_ok=True)
     result = {p["key"]: {"pdf": str(Path(cache) / f"{p['key']}.pdf"), "svg": str(Path(cache) / f"{p['key']}.svg")}
               for p in pictures}
@@ -431,12 +528,13 @@ def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int 
     if not todo:
         return result
     fmt = format_path(preamble, cache)
-    if not fmt.is_file():
-        compile_format(preamble, fmt, root)
     order = [todo[k] for k in sorted(todo, key=lambda k: (todo[k]["path"], todo[k]["line"], k))]
     batches = [order[i:i + per_run] for i in range(0, len(order), per_run)]
-    with ThreadPoolExecutor(max(1, jobs)) as pool:
-        failed = [f for found in pool.map(lambda b: run_batch(b, preamble, fmt, root, cache, terms), batches)
+    with tempfile.TemporaryDirectory() as work, ThreadPoolExecutor(max(1, jobs)) as pool:
+        view = View(work, root, folder, outside_root(preamble, root)[1])
+        if not fmt.is_file():
+            compile_format(preamble, fmt, root, sources=sources, view=view)
+        failed = [f for found in pool.map(lambda b: run_batch(b, preamble, fmt, view, cache, terms), batches)
                   for f in found]
     if failed:
         raise EntryError("\n".join(message for _, message in failed))

@@ -213,6 +213,15 @@ class Plan:
         loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 48))
         return loaded
 
+    @cached_property
+    def folder(self):
+        """The dictionary's folder, all of the machine that its TeX runs read besides TeX Live
+        (glossary.pictures.View): the folder of the source the build was given, for a translation
+        its base's; None for this repository's own entries."""
+        several = jsonio.read(self.editions_file) if self.editions_file else None
+        given = several["editions"][0]["source"] if several else self.source.path
+        return str(Path(given).resolve().parent) if given else None
+
     @property
     def entries(self):
         return self.dictionary["entries"]

@@ -45,7 +45,10 @@ from glossary.prose import formulas, inlines_of, node, run_pandoc
 from glossary.readers.latex import glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
-READER = ["-f", "latex+raw_tex", "-t", "json"]
+# --sandbox: pandoc reads no file (a \\lstinputlisting would put any file of the machine into the text).
+READER = ["-f", "latex+raw_tex", "-t", "json", "--sandbox"]
+# The commands with which pandoc would read a file into the text: each is an EntryError (check_reads).
+FILE_READS = re.compile(r"\\(lstinputlisting|inputminted|verbatiminput)\b")
 # The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by the writers.
 API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
@@ -232,6 +235,16 @@ def unreadable(message, source, terms):
     return EntryError(f"pandoc cannot read the descriptions ({detail})")
 
 
+def check_reads(term):
+    """A description that reads a file into its text (FILE_READS) is an EntryError naming its line."""
+    found = FILE_READS.search(term["body"])
+    if found:
+        line = term.get("body_line", 1) + term["body"][:found.start()].count("\n")
+        raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: \\{found.group(1)} reads a file into "
+                         "the text, and a build reads no file for a description (it might be one outside the "
+                         "dictionary's folder); put the listing in the entry (an lstlisting environment)")
+
+
 def parse(terms, macros, targets, first_use=True):
     """Each term's description as pandoc blocks, from one pandoc process: {slug: [block, ...]}.
 
@@ -239,6 +252,7 @@ def parse(terms, macros, targets, first_use=True):
     targets: {key: {"slug": ..., "forms": {"text", "first", "plural", "firstplural", ...}}}."""
     refs_of, bodies = [], []
     for term in terms:
+        check_reads(term)
         refs = []
         bodies.append(replace_refs(term, targets, refs, first_use))
         refs_of.append(refs)

@@ -15,12 +15,12 @@ Templates: templates/print/*.tex.j2, in the figures' Jinja environment (<< >>,
 the `tex` filter escapes TeX's special characters).
 """
 import hashlib
-import os
 import re
 import shutil
 from pathlib import Path
 
 from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages
+from glossary.entries import EntryError
 
 
 def environment(template_dir):
@@ -76,13 +76,12 @@ def section(slug, meta, prose, checks, template_dir, see=(), words_=None):
         references=references.rstrip("\n"), references_heading=heading, words=words_ or words(None))
 
 
-def figures_dir(tex_path, site_terms):
-    """The published terms/ folder as the document's \\graphicspath: relative to the .tex's folder."""
-    return os.path.relpath(site_terms, Path(tex_path).parent).replace(os.sep, "/")
+# The published terms/ folder as a print document's \\graphicspath: the name its TeX run's job folder
+# links it by (latex.job_folder), a relative name that kpathsea's paranoid mode lets TeX read.
+TERMS = "terms"
 
 
-def entry_document(section_tex, meta, site, site_url, template_dir, tex_path, site_terms, babel="",
-                   words_=None):
+def entry_document(section_tex, meta, site, site_url, template_dir, babel="", words_=None):
     """An entry's PDF: its section under its title (a link to its page when the site has an address),
     then how to cite it and where it is online; `site`: what the dictionary is (common.smk's SITE),
     whose authors are the PDF's author."""
@@ -95,7 +94,7 @@ def entry_document(section_tex, meta, site, site_url, template_dir, tex_path, si
         section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site["title"],
         authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"),
         urls=address, demo="demo" in meta,
-        words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
+        words=words_ or words(None), figures_dir=TERMS)
 
 
 def authors_line(authors):
@@ -111,8 +110,8 @@ def license_text(license_):
     return license_ or None
 
 
-def book_document(parts, site_title, site_url, template_dir, tex_path, site_terms, demos=True, babel="",
-                  front=None, formatted=None, words_=None):
+def book_document(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
+                  words_=None):
     """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
     {"title", "entries": [(slug, the entry's print section)]} (a heading each when there are
     several); `front`: {"title", "authors", "cite_as", "license", "front_matter": the main file's pages
@@ -132,7 +131,7 @@ def book_document(parts, site_title, site_url, template_dir, tex_path, site_term
         authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
         license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
         symbols=symbols, bibliography=bib.latex(), demos=demos,
-        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=figures_dir(tex_path, site_terms))
+        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS)
 
 
 def symbols_path(loaded):
@@ -160,11 +159,13 @@ def cited_records(references, symbols=None, bib=None, csl=None):
     return formatted
 
 
-def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, settled=None):
+def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None):
     """Compile a print document: pdflatex runs again, up to `passes` times in all, while its
     contents, references and outline still change (the book needs three passes from nothing; an
-    entry PDF, whose links all go to the site, one); `settled` as in latex.compile_pdf."""
-    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs, settled=settled)
+    entry PDF, whose links all go to the site, one); the figures and pictures it includes are read
+    from `site_terms` (linked as TERMS); `settled` as in latex.compile_pdf."""
+    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs, settled=settled,
+                      links={TERMS: site_terms})
 
 
 
@@ -197,17 +198,31 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                        see_also(entry.get("see_also", []), catalog), params.get("words"))
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
-        document = entry_document(text, meta, params["site"], params["site_url"], template_dir, tex_path,
-                                  params["site_terms"], params.get("babel", ""), params.get("words"))
+        document = entry_document(text, meta, params["site"], params["site_url"], template_dir,
+                                  params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
         key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included])
         cached = Path(cache) / f"{key}.pdf"
         if not cached.is_file():
-            latex.compile_pdf(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
-                              fmt=fmt, passes=1, inputs=package_dirs)
+            try:
+                latex.compile_pdf(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
+                                  fmt=fmt, passes=1, inputs=package_dirs, links={TERMS: params["site_terms"]})
+            except latex.LatexError as err:
+                raise entry_failure(entry, err) from None
             cached.with_suffix(".tmp.pdf").replace(cached)
         shutil.copyfile(cached, pdf_path)
+
+
+def entry_failure(entry, err):
+    """The EntryError of an entry whose PDF does not compile: its file and the line of a file TeX was
+    refused (outside the dictionary's folder; else the entry's own line), the term, TeX's message."""
+    body, line = entry.get("body") or "", entry.get("line", 1)
+    at = next((body.find(name) for name in getattr(err, "refused", ()) if name in body), -1)
+    if at >= 0:
+        line = entry.get("body_line", line) + body.count("\n", 0, at)
+    return EntryError(f"{entry['path']}:{line}: term '{entry.get('key', entry['slug'])}': its PDF does not compile: "
+                      f"{str(err).splitlines()[0]}\n  {str(err).splitlines()[-1].strip()}")
 
 
 def digest(path):

@@ -134,6 +134,10 @@ for batch, slugs in BATCHES.items():
             threads: max(1, workflow.cores // len(BATCHES))
             params:
                 root=DICTIONARY["root"],
+                # all of the machine a picture's TeX run reads, with TeX Live (glossary.pictures.View)
+                folder=PLAN.folder,
+                # where a failing line of the pictures' preamble comes from
+                sources={"main": str(PLAN.source.main) if PLAN.source else None, "macros": DICTIONARY["macro_files"]},
                 cache="results/cache/pictures",
                 site_terms="results/site/terms",
             message:

@@ -95,7 +95,6 @@ rule book_tex:
     params:
         site_title=DICTIONARY["title"],
         site_url=BASE_URL,
-        site_terms="results/site/terms",
         parts=PLAN.book_parts(),
         demos=all(PLAN.has_demo(s) for s in ENTRIES),
         babel=BABEL,
@@ -124,6 +123,8 @@ rule book:
         # build's settled contents start the next, so an edit that moves no page compiles once
         passes=3,
         settled="results/cache/book",
+        # what the book includes (figures, pictures), linked into its TeX run's folder (glossary.latex)
+        site_terms=lambda w, output: str(Path(output.pdf).parent / "terms"),
     message:
         "the book, dictionary.pdf"
     script:

@@ -78,6 +78,16 @@ CONFIG_SCHEMA = {
 CONFIG_PATHS = ("main", "manifest")
 
 
+def inside(path, field, given):
+    """`given` joined to the YAML file's folder (normalised), which a build reads alone: a name out of it
+    (absolute, ../, or a link leading out) is an EntryError."""
+    joined = os.path.normpath(path.parent / given)
+    if not Path(joined).resolve().is_relative_to(path.parent.resolve()):
+        raise EntryError(f"{path}: {field}: {given!r} is outside the dictionary's folder {path.parent}; a build "
+                         "reads only that folder: move the file into it and name it relative to the YAML file")
+    return joined
+
+
 def read_config(yaml_path):
     """A source config: its fields, with main/manifest/demo scripts joined to the YAML file's folder
     (normalised, not made absolute) and "path" the YAML file itself."""
@@ -96,13 +106,13 @@ def read_config(yaml_path):
     config = dict(data, path=str(path))
     for field in CONFIG_PATHS:
         if field in data:
-            config[field] = os.path.normpath(path.parent / data[field])
+            config[field] = inside(path, field, data[field])
     if not Path(config["main"]).is_file():
         raise EntryError(f"{path}: main: {data['main']!r} is not a file next to {path.name}; give the main "
                          ".tex file's path relative to the YAML file")
     config["demos"] = {key: read_demo(path, key, demo) for key, demo in sorted(data.get("demos", {}).items())}
     for lang, edition in sorted(data.get("editions", {}).items()):
-        main = os.path.normpath(path.parent / edition["main"])
+        main = inside(path, f"editions.{lang}.main", edition["main"])
         if not Path(main).is_file():
             raise EntryError(f"{path}: editions.{lang}.main: {edition['main']!r} is not a file; give the "
                              "edition's main .tex file relative to the YAML file")
@@ -114,7 +124,7 @@ def read_demo(path, key, demo):
     """One entry of `demos:` checked as an entry.md's demo is (csv, figures), its script's path joined
     to the YAML file's folder; the fields it does not give are left out (csv and figures default to
     none, the preview of a plain script to <script>.png or .pdf)."""
-    script = os.path.normpath(path.parent / demo["script"])
+    script = inside(path, f"demos.{key}.script", demo["script"])
     if not Path(script).is_file():
         raise EntryError(f"{path}: demos.{key}.script: {demo['script']!r} is not a file; give the "
                          "script's path relative to the YAML file")
@@ -134,6 +144,8 @@ def read_demo(path, key, demo):
         if names.index(fig["name"]) != i:
             raise EntryError(f"{where}: figures[{i}].name: {fig['name']!r} is used twice; give each figure its "
                              "own name")
+        inside(path, f"demos.{key}.figures[{i}].source", os.path.relpath(Path(script).parent / fig["source"],
+                                                                         path.parent))
         if not (Path(script).parent / fig["source"]).is_file():
             raise EntryError(f"{where}: figures[{i}].source: {fig['source']!r} is not a file in "
                              f"{Path(script).parent}; put the figure's .tex.j2 template beside the script")
