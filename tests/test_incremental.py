@@ -17,7 +17,6 @@ from test_plain_demo import LR_YAML
 from glossary import publish
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
-pytestmark = pytest.mark.slow
 
 # A term added to the fixture, and a picture given to a term that has none (then taken away).
 EPOCH = r"""
@@ -82,6 +81,7 @@ def assert_same_as_clean(incremental, clean):
     assert staged(incremental) == staged(clean)
 
 
+@pytest.mark.slow
 def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
     src, out = shutil.copytree(FIXTURE, tmp_path / "dict"), tmp_path / "out"
     config, audit = src / "dictionary.yaml", src / "TinyDict_Audit.tex"
@@ -130,6 +130,7 @@ def entry(title, prose, extra=""):
 PICTURE = "\n```tikz\n% caption: Two steps.\n\\draw[->] (0,0) -- (1,0) -- (1,1);\n```\n"
 
 
+@pytest.mark.slow
 def test_markdown_dictionary_edited_equals_its_clean_build(tmp_path):
     root = copy_repo(tmp_path / "md")
     shutil.rmtree(root / "entries")
@@ -171,3 +172,27 @@ def test_markdown_dictionary_edited_equals_its_clean_build(tmp_path):
     shutil.copytree(entries, clean / "entries")
     built(clean)
     assert_same_as_clean(root, clean)
+
+
+def test_publish_takes_the_listed_files_and_prunes_the_staged_tree(tmp_path):
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    for name in ("index.html", "terms/a.html", "terms/a/data/x.csv", "terms/a/data/.snakemake_timestamp",
+                 "terms/gone.html", "terms/gone/pictures/1.svg"):
+        (staged / name).parent.mkdir(parents=True, exist_ok=True)
+        (staged / name).write_text(name)
+    listed = [staged / "index.html", staged / "terms/a.html", staged / "terms/a/data"]
+    publish.write_listing(listed, staged)
+    assert publish.publish(staged, site) is True
+    assert sorted(tree_bytes(site)) == ["index.html", "terms/a.html", "terms/a/data/x.csv"]
+    # The staged tree is pruned as a clean build leaves it: the folder Snakemake made keeps its mark.
+    assert sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*")) == [
+        "index.html", "terms", "terms/a", "terms/a.html", "terms/a/data", "terms/a/data/.snakemake_timestamp",
+        "terms/a/data/x.csv"]
+    assert publish.publish(staged, site) is False
+    # A file the plan lists and the build did not make (a dry run): nothing published, nothing pruned.
+    publish.write_listing(listed + [staged / "terms/b.html"], staged)
+    (staged / "terms/stale.html").write_text("stale")
+    before = tree_bytes(site)
+    with pytest.raises(publish.Unbuilt, match="terms/b.html"):
+        publish.publish(staged, site)
+    assert tree_bytes(site) == before and (staged / "terms/stale.html").is_file()
