@@ -89,18 +89,19 @@ def prune(tree, names):
     """Remove from the staged tree what `names` does not list, and the folders left empty: what an
     earlier build staged for sources since deleted, which a clean build's tree has not either.
     A listed folder keeps all of it (Snakemake rewrites such a folder whole)."""
-    tree = Path(tree)
-    kept = {tree / name for name in names}
-
-    def wanted(path):
-        return path in kept or not kept.isdisjoint(path.parents)
-
-    for path in sorted(tree.rglob("*"), key=lambda p: len(p.parts), reverse=True):     # contents first
-        if path.is_dir() and not path.is_symlink():
-            if not wanted(path) and not any(path.iterdir()):
-                path.rmdir()
-        elif not wanted(path):
-            path.unlink()
+    tree, names, folders = Path(tree), set(names), []
+    for folder, dirs, found in os.walk(tree):
+        here = Path(folder)
+        rel = here.relative_to(tree)
+        links = [d for d in dirs if (here / d).is_symlink()]    # os.walk lists them, never enters them
+        dirs[:] = [d for d in dirs if d not in links and (rel / d).as_posix() not in names]
+        folders.append(here)
+        for name in found + links:
+            if (rel / name).as_posix() not in names:
+                (here / name).unlink()
+    for folder in reversed(folders[1:]):        # the deepest first
+        if not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def site_of(tree):
