@@ -24,6 +24,13 @@ include: "workflow/rules/print.smk"
 include: "workflow/rules/links.smk"
 
 
+# What `make site` publishes of results/site (glossary.publish): the plan's files, and no file an
+# earlier build staged for sources since deleted (common.smk has put src/ on the path).
+from glossary import publish
+
+publish.write_listing(PLAN.site_files())
+
+
 rule all:
     default_target: True
     input:

@@ -464,7 +464,11 @@ def main(argv=None):
                             print("\n".join(outcome.summary), file=sys.stderr)
                             print(f"{site_shown}/ was left as it was.", file=sys.stderr)
                             return 1
-            changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]})
+            try:
+                changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]})
+            except publish.Unbuilt as err:     # a dry run, --until: the plan's site is not all there
+                print(f"error: {err}\n{site_shown}/ was left as it was.", file=sys.stderr)
+                return 1
             if not args.snakemake_args:
                 stamp.record(".", hashed)
             for run in runs:

@@ -467,10 +467,11 @@ class Plan:
                       f"{terms}/{slug}/{e['preview']}"]
         for fig in e["figures"]:
             files += [f"{terms}/{slug}/figures/{fig['name']}.{ext}" for ext in ("pdf", "svg", "png")]
-        return files
+        return files + self.picture_files([slug])
 
     def site_files(self):
-        """Every file of the staged site (rule all's inputs, and the link check's)."""
+        """Every file of the staged site (rule all's inputs, and the link check's): what `make site`
+        publishes, and all it publishes (glossary.publish)."""
         names = ("index.html", "style.css", "favicon.svg", "favicon.ico", "build-info.json", "terms.json",
                  "sitemap.xml", "llms.txt", "notation.sty", "dictionary.pdf")
         files = [f"{STAGED}/{name}" for name in names]

@@ -1,0 +1,198 @@
+"""Incremental equals clean (issue 25): after a sequence of edits, each built in turn in one folder (a
+term added, one renamed, one deleted, a demo attached then detached, a picture added then removed),
+the published site/ is byte-identical, file for file, to a clean build of the final sources in
+another folder, and the staged results/site holds the same files: nothing the deleted sources made is
+left behind.  A link to a deleted term stays an error and leaves site/ as it was.  One test a
+side: the fixture LaTeX dictionary (its YAML `demos:`), and a Markdown dictionary (entries/, a
+demo beside its entry.md, a ```tikz picture).  The builds are real (`python -m glossary.build`)."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, copy_repo, tree_bytes
+from test_plain_demo import LR_YAML
+
+from glossary import publish
+
+FIXTURE = REPO / "tests" / "fixtures" / "texdict"
+
+# A term added to the fixture, and a picture given to a term that has none (then taken away).
+EPOCH = r"""
+\newglossaryentry{epoch}
+{name={epoch},
+	description={An epoch\index{epoch} is one pass of \gls{gd} over the \gls{dataset}.},
+	type=models,
+	text={epoch}
+}
+"""
+MSE_END = r"See also: \gls{norm}, \gls{loss function}.},"
+MSE_PICTURE = r"""\begin{figure}[H]
+			\centering
+			\begin{tikzpicture}
+				\draw[->] (0,0) -- (2,1) node[right] {error};
+			\end{tikzpicture}
+			\caption{The errors of a \gls{model} as one arrow.}
+		\end{figure}
+		""" + MSE_END
+
+
+def build(cwd, *args):
+    """`make site` (glossary.build) in cwd, with cwd's own src/ on the path when it has one."""
+    src = cwd / "src" if (cwd / "src").is_dir() else REPO / "src"
+    env = dict(os.environ, PYTHONPATH=str(src))
+    for name in ("GLOSSARY_EVENTS", "SNAKEMAKE_OUTPUT_CACHE"):
+        env.pop(name, None)
+    return subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def built(cwd, *args):
+    run = build(cwd, *args)
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    return run
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def without_term(path, key):
+    """`path` without the \\newglossaryentry of `key` (up to the next one, or the file's end)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"\\newglossaryentry{{{key}}}")
+    end = text.find("\\newglossaryentry{", start + 1)
+    path.write_text(text[:start] + (text[end:] if end > 0 else ""), encoding="utf-8")
+
+
+def staged(root):
+    return [p.as_posix() for p in publish.files(root / "results/site")]
+
+
+def assert_same_as_clean(incremental, clean):
+    """incremental's site/ and staged tree hold exactly clean's files, with the same bytes."""
+    got, want = tree_bytes(incremental / "site"), tree_bytes(clean / "site")
+    assert sorted(set(got) - set(want)) == [], "left behind"
+    assert sorted(set(want) - set(got)) == [], "missing"
+    assert [name for name in want if got[name] != want[name]] == []
+    assert staged(incremental) == staged(clean)
+
+
+@pytest.mark.slow
+def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
+    src, out = shutil.copytree(FIXTURE, tmp_path / "dict"), tmp_path / "out"
+    config, audit = src / "dictionary.yaml", src / "TinyDict_Audit.tex"
+    originals = {p: p.read_text(encoding="utf-8") for p in (config, audit, src / "TinyDict_Numbers.tex")}
+    built(REPO, "--source", str(config), "--out", str(out))
+    terms = out / "site/terms"
+    assert {"iid.html", "pipeline.html", "pipeline/graphics/1.png", "pipeline/pictures/1.svg"} <= {
+        p.relative_to(terms).as_posix() for p in terms.rglob("*")}
+
+    # A term added, one renamed (its key), one deleted (with its picture and graphic), the lr demo
+    # attached through the YAML file's demos:, a picture drawn in a term that had none.
+    with open(src / "TinyDict_Models.tex", "a", encoding="utf-8") as f:
+        f.write(EPOCH)
+    edit(audit, r"\newglossaryentry{iid}", r"\newglossaryentry{iidsample}")
+    without_term(audit, "pipeline")
+    config.write_text(originals[config].rstrip("\n") + "\n" + LR_YAML, encoding="utf-8")
+    edit(audit, MSE_END, MSE_PICTURE)
+    built(REPO, "--source", str(config), "--out", str(out))
+    names = {p.relative_to(terms).as_posix() for p in terms.rglob("*")}
+    assert {"epoch.html", "iidsample.pdf", "learningrate.py", "learningrate.ipynb", "learningrate/data/lr_steps.csv",
+            "learningrate/figures/steps.svg", "mse/pictures/1.svg"} <= names
+    assert not {n for n in names if n.startswith(("iid.", "iid/", "pipeline"))}
+
+    # A link to a deleted term is an error: the build stops, site/ stays as it was.
+    before = tree_bytes(out / "site")
+    without_term(src / "TinyDict_Numbers.tex", "stepsize")       # leastsquares links to it
+    run = build(REPO, "--source", str(config), "--out", str(out))
+    assert run.returncode != 0 and "stepsize" in run.stderr, run.stdout[-2000:] + run.stderr[-2000:]
+    assert tree_bytes(out / "site") == before
+    (src / "TinyDict_Numbers.tex").write_text(originals[src / "TinyDict_Numbers.tex"], encoding="utf-8")
+
+    # The demo detached, the picture taken away again.
+    config.write_text(originals[config], encoding="utf-8")
+    edit(audit, MSE_PICTURE, MSE_END)
+    built(REPO, "--source", str(config), "--out", str(out))
+
+    clean_src = shutil.copytree(src, tmp_path / "clean-dict")
+    built(REPO, "--source", str(clean_src / "dictionary.yaml"), "--out", str(tmp_path / "clean"))
+    assert_same_as_clean(out, tmp_path / "clean")
+
+
+def entry(title, prose, extra=""):
+    return f"---\ntitle: {title}\nsummary: {title}, in one line.\n{extra}---\n{prose}\n"
+
+
+PICTURE = "\n```tikz\n% caption: Two steps.\n\\draw[->] (0,0) -- (1,0) -- (1,1);\n```\n"
+
+
+@pytest.mark.slow
+def test_markdown_dictionary_edited_equals_its_clean_build(tmp_path):
+    root = copy_repo(tmp_path / "md")
+    shutil.rmtree(root / "entries")
+    texts = {"alpha": entry("Alpha", "Alpha comes before [[beta]]."), "beta": entry("Beta", "Beta follows alpha."),
+             "gamma": entry("Gamma", "Gamma is the third."), "delta": entry("Delta", "Delta is the fourth."),
+             "omega": entry("Omega", "Omega is the last.")}
+    for slug, text in texts.items():
+        (root / "entries" / slug).mkdir(parents=True)
+        (root / "entries" / slug / "entry.md").write_text(text, encoding="utf-8")
+    built(root)
+
+    # zeta added, beta renamed beta-two (alpha's link with it), omega deleted, gamma given a demo (the
+    # skeleton of `make new-entry`), delta a picture.
+    entries = root / "entries"
+    (entries / "zeta").mkdir()
+    (entries / "zeta/entry.md").write_text(entry("Zeta", "Zeta is new."), encoding="utf-8")
+    (entries / "beta").rename(entries / "beta-two")
+    edit(entries / "alpha/entry.md", "[[beta]]", "[[beta-two]]")
+    shutil.rmtree(entries / "omega")
+    shutil.rmtree(entries / "gamma")
+    made = subprocess.run([sys.executable, "scripts/new_entry.py", "gamma"], cwd=root, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    (entries / "delta/entry.md").write_text(texts["delta"] + PICTURE, encoding="utf-8")
+    built(root)
+    terms = root / "site/terms"
+    names = {p.relative_to(terms).as_posix() for p in terms.rglob("*")}
+    assert {"zeta.html", "beta-two.md", "gamma.py", "gamma.ipynb", "gamma/gamma.png", "gamma/data/gamma_loss.csv",
+            "gamma/figures/loss.png", "delta/pictures/1.svg"} <= names
+    assert not {n for n in names if n.startswith(("beta.", "omega"))}
+
+    # gamma's demo detached, delta's picture taken away.
+    (entries / "gamma/gamma.py").unlink()
+    (entries / "gamma/entry.md").write_text(texts["gamma"], encoding="utf-8")
+    (entries / "delta/entry.md").write_text(texts["delta"], encoding="utf-8")
+    built(root)
+
+    clean = copy_repo(tmp_path / "clean")
+    shutil.rmtree(clean / "entries")
+    shutil.copytree(entries, clean / "entries")
+    built(clean)
+    assert_same_as_clean(root, clean)
+
+
+def test_publish_takes_the_listed_files_and_prunes_the_staged_tree(tmp_path):
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    for name in ("index.html", "terms/a.html", "terms/a/data/x.csv", "terms/a/data/.snakemake_timestamp",
+                 "terms/gone.html", "terms/gone/pictures/1.svg"):
+        (staged / name).parent.mkdir(parents=True, exist_ok=True)
+        (staged / name).write_text(name)
+    listed = [staged / "index.html", staged / "terms/a.html", staged / "terms/a/data"]
+    publish.write_listing(listed, staged)
+    assert publish.publish(staged, site) is True
+    assert sorted(tree_bytes(site)) == ["index.html", "terms/a.html", "terms/a/data/x.csv"]
+    # The staged tree is pruned as a clean build leaves it: the folder Snakemake made keeps its mark.
+    assert sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*")) == [
+        "index.html", "terms", "terms/a", "terms/a.html", "terms/a/data", "terms/a/data/.snakemake_timestamp",
+        "terms/a/data/x.csv"]
+    assert publish.publish(staged, site) is False
+    # A file the plan lists and the build did not make (a dry run): nothing published, nothing pruned.
+    publish.write_listing(listed + [staged / "terms/b.html"], staged)
+    (staged / "terms/stale.html").write_text("stale")
+    before = tree_bytes(site)
+    with pytest.raises(publish.Unbuilt, match="terms/b.html"):
+        publish.publish(staged, site)
+    assert tree_bytes(site) == before and (staged / "terms/stale.html").is_file()
