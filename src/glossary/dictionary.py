@@ -20,6 +20,7 @@ from pathlib import Path
 
 from glossary import entries as glossary_entries
 from glossary import jsonio
+from glossary.errors import EntryError, Mistake, Mistakes, mistakes_of
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
@@ -137,7 +138,10 @@ def load_edition(plan, lang, base):
     book = book_of(base["main"], base_config)
     reads = {base_spec["lang"]: base}
     for spec in plan["editions"][1:]:
-        reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
+        try:
+            reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
+        except EntryError as err:   # every run reads every edition: name the edition at fault, not the run's
+            raise Mistakes(mistakes_of(err, edition=spec["lang"])) from None
     me = next(e for e in plan["editions"] if e["lang"] == lang)
     read = reads[lang]
     extra = dict(base_config, language=lang)
@@ -202,6 +206,72 @@ def check_citations(loaded):
             "file (or bibliography: to config.yaml) or remove the citation")
     citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
     return sorted({c["key"] for c in cites})
+
+
+def check(source_path, overlay=None, base=None, complete=False, lang=None):
+    """Every mistake of a dictionary in one read, in the build's words: the reader's (glossary.texdict:
+    its files, entries, keys, labels, encodings), the demos its YAML file names, and its citations.
+    Returns (texdict's dictionary of the terms that read without a mistake of their own, or None when
+    its main or YAML file cannot be read; [glossary.errors.Mistake] in report order).
+
+    `overlay`: {absolute path: text} read instead of those files (a language server's open buffers);
+    `base`, `complete`: an edition's base dictionary (this function's or texdict's read) and whether
+    it must be complete; `lang`: the edition's language, named on each of its mistakes."""
+    from glossary import texdict  # 34 ms (jsonschema): see glossary.plan.Source.config
+    read, mistakes = texdict.check_source(source_path, overlay, base, complete, lang)
+    if read is not None:
+        bib = read.get("bibliography") and Path(read["root"]) / read["bibliography"]
+        if base is not None and not (bib and bib.is_file()) and base.get("bibliography"):
+            bib = Path(base["root"]) / base["bibliography"]    # a translation cites its base's records
+        cited = citation_mistakes(read, bib, lang)
+        bad = {m.term for m in cited}
+        read["entries"] = {s: e for s, e in read["entries"].items() if e["key"] not in bad}
+        read["left_out"] = sorted(set(read["left_out"]) | bad)
+        mistakes += cited
+    return read, sorted(set(mistakes), key=Mistake.order)
+
+
+def check_editions(runs):
+    """The mistakes of every edition of a build (glossary.plan.edition_runs), each naming its edition
+    when there are several: [Mistake]."""
+    base, found = check(runs[0]["source"], lang=runs[0]["lang"] if len(runs) > 1 else None)
+    for run in runs[1:] if base is not None else ():
+        found += check(run["source"], base=base, complete=run.get("complete", False), lang=run["lang"])[1]
+    return found
+
+
+def citation_mistakes(read, bib, lang=None):
+    """[Mistake] of each citation of texdict's `read` that no record of the .bib file `bib` has (the
+    words of glossary.citations.check), at its line and column."""
+    cites, lines = [], {}
+    for e in read["entries"].values():
+        model = {"body": e["body"], "body_format": "latex", "body_line": e["body_line"], "path": e["path"],
+                 "key": e["key"]}
+        cites += citations_of(model)
+    if not cites:
+        return []
+    if not bib or not Path(bib).is_file():
+        first = cites[0]
+        return [Mistake(first["path"], first["line"], 1, f"cites {first['key']!r}, but the dictionary names no "
+                        f"bibliography{f' ({Path(bib).name} is missing)' if bib else ''}",
+                        f"add {Path(bib).name} beside the main file or fix its \\bibliography{{...}}" if bib else
+                        "add \\bibliography{...} to the main file or remove the citation", term=first["term"],
+                        kind="bibliography", edition=lang)]
+    from glossary import citations  # pandoc's helpers: only a dictionary that cites needs them
+    try:
+        citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
+    except EntryError as err:
+        found = []
+        for told in str(err).splitlines():
+            m = mistakes_of(EntryError(told), "unknown-citation", lang)[0]
+            key = re.search(r"no record '([^']*)'", m.what)
+            if m.file not in lines:
+                lines[m.file] = (Path(read["root"]) / m.file).read_text(encoding="utf-8", errors="replace").split("\n")
+            text = lines[m.file][m.line - 1] if 0 < m.line <= len(lines[m.file]) else ""
+            column = text.find(key.group(1)) + 1 if key and key.group(1) in text else 1
+            found.append(Mistake(m.file, m.line, column, m.what, m.fix, m.term, m.kind, m.edition))
+        return found
+    return []
 
 
 def attach_demos(loaded):

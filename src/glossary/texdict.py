@@ -454,10 +454,10 @@ class Reader:
             if field not in opts:
                 raise fault(src.position(at), f"no {field}= given", f"add {field}={{...}}", term=key, kind="option")
         kind = opts.get("type", DEFAULT_TYPE)
-        if kind not in declared:
-            raise fault(src.position(places["type"]), f"type={kind} names no glossary",
-                        f"declare it with \\newglossary*{{{kind}}}{{Title}} in the main file or use one of: "
-                        f"{', '.join(sorted(declared))}", term=key, kind="no-glossary")
+        if kind not in declared:   # told, and the description still read: its own mistakes are told too
+            self.mistakes += fault(src.position(places["type"]), f"type={kind} names no glossary",
+                                   f"declare it with \\newglossary*{{{kind}}}{{Title}} in the main file or use one "
+                                   f"of: {', '.join(sorted(declared))}", term=key, kind="no-glossary").mistakes
         body = Body(self, src, key, opts["description"], places["description"])
         text, see_also = body.normalised()
         return {

@@ -145,8 +145,12 @@ def options_at(src, m, key, pos, long=False):
                     "write {name={...}, description={...}}", term=key, kind="syntax")
     oend, options = options_group(text, ostart)
     if oend is None:
-        raise fault(src.position(m.start()), f"the braces of this entry do not close before the end of {src.rel}",
-                    "add the missing '}'", term=key, kind="unbalanced-braces")
+        after = DEFINE.search(text, ostart)
+        what = f"the braces of this entry do not close before the end of {src.rel}" + (
+            f" (so the next {after.group(0)}, line {src.line(after.start())}, would be read as part of it)"
+            if after else "")
+        raise fault(src.position(m.start()), what, "add the missing '}' in this entry", term=key,
+                    kind="unbalanced-braces")
     check_inside(src, m, key, ostart, oend)
     return oend, options
 

@@ -126,10 +126,13 @@ def decode(data, rel, encoding="utf-8"):
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
         name = "UTF-8" if encoding == "utf-8" else encoding
+        fix = f"save the file as {name}"
+        if encoding == "utf-8" and rel.endswith(".tex"):
+            fix += " (or declare the encoding it is in in the main file: \\usepackage[latin1]{inputenc})"
+        elif encoding != "utf-8":
+            fix += ", the encoding the main file declares with inputenc"
         raise fault(Position(rel, line, column), f"the bytes {data[err.start:err.end]!r} are not {name} "
-                    f"({err.reason})", f"save the file as {name} (or declare its encoding in the main file: "
-                    "\\usepackage[latin1]{inputenc})" if encoding == "utf-8" else
-                    f"save the file as {name}, the encoding the main file declares", kind="encoding") from None
+                    f"({err.reason})", fix, kind="encoding") from None
 
 
 class Part:
