@@ -231,6 +231,40 @@ def check(source_path, overlay=None, base=None, complete=False, lang=None):
     return read, sorted(set(mistakes), key=Mistake.order)
 
 
+def bibliography_fix(read, bib):
+    """What to do when the .bib file the main file names is missing: name it where it is (an edition
+    cites its base dictionary's records), or add it."""
+    from glossary.readers.latex.graphics import nearby  # see check()
+    near = nearby(read["root"], Path(bib).name)
+    if near:
+        return f"write \\bibliography{{{near}}} in the main file (paths are relative to its folder)"
+    return f"add {Path(bib).name} beside the main file or fix its \\bibliography{{...}}"
+
+
+def draft(source):
+    """The preview's draft of a dictionary with mistakes (the workflow's config `draft=1`, set by
+    `make serve`: glossary.previewdraft): check()'s dictionary of the terms that build, the demos of
+    those alone, "See also" lists without the terms left out, and "draft_targets": each term left out
+    as a reference's target "draft:<slug>", a link marked DRAFT to the preview's page of its mistakes
+    (glossary.prose.other_edition).  `source`: glossary.plan.Source.  A main or YAML file that cannot
+    be read raises its Mistakes."""
+    from glossary import texdict  # see check()
+    read, found = check(source.path)
+    if read is None:
+        raise Mistakes(found)
+    keys = {e["key"] for e in read["entries"].values()}
+    read["config"] = dict(read["config"], demos={k: v for k, v in read["config"]["demos"].items() if k in keys})
+    own = set(read["entries"])
+    for e in read["entries"].values():
+        e["see_also"] = [s for s in e["see_also"] if s in own]
+    known = read["left_out_entries"]
+    read["draft_targets"] = {
+        key: {"slug": f"draft:{texdict.slug_of(key)}", "title": known.get(key, {}).get("title", key),
+              "forms": known.get(key, {}).get("forms") or texdict.forms_of({}, key)}
+        for key in read["left_out"]}
+    return read
+
+
 def check_editions(runs):
     """The mistakes of every edition of a build (glossary.plan.edition_runs), each naming its edition
     when there are several: [Mistake]."""
@@ -252,9 +286,10 @@ def citation_mistakes(read, bib, lang=None):
         return []
     if not bib or not Path(bib).is_file():
         first = cites[0]
-        return [Mistake(first["path"], first["line"], 1, f"cites {first['key']!r}, but the dictionary names no "
-                        f"bibliography{f' ({Path(bib).name} is missing)' if bib else ''}",
-                        f"add {Path(bib).name} beside the main file or fix its \\bibliography{{...}}" if bib else
+        return [Mistake(first["path"], first["line"], 1, f"cites {first['key']!r}, but " + (
+                        f"{Path(bib).name}, the bibliography the main file names, is missing" if bib else
+                        "the dictionary names no bibliography"),
+                        bibliography_fix(read, bib) if bib else
                         "add \\bibliography{...} to the main file or remove the citation", term=first["term"],
                         kind="bibliography", edition=lang)]
     from glossary import citations  # pandoc's helpers: only a dictionary that cites needs them

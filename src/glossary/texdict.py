@@ -59,10 +59,10 @@ from pathlib import Path
 from glossary import eqnumbers
 from glossary.errors import EntryError, Mistake, Mistakes, fault, mistakes_of
 from glossary.readers import bib2gls
-from glossary.readers.latex import glossaries, graphics, known, lexer, pictures
+from glossary.readers.latex import document, glossaries, graphics, known, lexer, pictures
 from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
 from glossary.readers.latex.crosscheck import SLUG, check_references, labels, slug_of, slugs  # noqa: F401
-from glossary.readers.latex.document import DEFAULT_TITLE, DEFAULT_TYPE, read_main, resolve_input  # noqa: F401
+from glossary.readers.latex.document import DEFAULT_TITLE, DEFAULT_TYPE, resolve_input  # noqa: F401
 from glossary.readers.latex.environments import FIGURE_ENVS, KNOWN_ENVS, MATH_ENVS, TABLE_ENVS  # noqa: F401
 from glossary.readers.latex.glossaries import GLS_BASE, GLS_COMMANDS, check_between, entries_of, forms_of  # noqa: F401
 from glossary.readers.latex.kernel import PRINT_ONLY, macro_names
@@ -113,6 +113,9 @@ class Body:
 
     def where(self, pos):
         return self.src.where(self.offset + pos)
+
+    def position(self, pos):
+        return self.src.position(self.offset + pos)
 
     def fault(self, pos, what, fix, kind):
         return fault(self.src.position(self.offset + pos), what, fix, term=self.key, kind=kind)
@@ -241,7 +244,7 @@ class Body:
         if not pictures.draws(tex):
             raise self.fault(start, *pictures.EMPTY.format(n=n).split("; "), "picture")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
-                              "files": graphics.files(self.reader.root, tex, self.where(start), self.key)})
+                              "files": graphics.files(self.reader.root, tex, self.position(start), self.key)})
         for key in glossaries.KEY_CALL.finditer(tex):
             self.gls.append((key.group(1).strip(), start + key.start(1)))
         self.edits.append((start, end, f"\\includegraphics{{picture:{n}}}"))
@@ -250,7 +253,7 @@ class Body:
     def graphic(self, start, pos):
         name, nstart, end = argument(self.text, optional(self.text, pos), self.src, "\\includegraphics")
         n = len(self.graphics) + 1
-        path = graphics.resolve(self.reader.root, name.strip(), self.where(nstart), self.key)
+        path = graphics.resolve(self.reader.root, name.strip(), self.position(nstart), self.key)
         self.graphics.append({"n": n, "path": path, "line": self.src.line(self.offset + start)})
         self.edits.append((start, end, f"\\includegraphics{{graphic:{n}}}"))
         return end
@@ -372,7 +375,7 @@ class Reader:
         except EntryError as err:
             self.collect(err)
             return None
-        preamble, declared, inputs, sections, bib = read_main(src, self.mistakes)
+        preamble, declared, inputs, sections, bib = document.read_main(src, self.mistakes)
         if self.base is not None and set(declared) == {DEFAULT_TYPE}:
             # An edition whose main file declares no glossaries of its own has its base's sections.
             declared, sections = dict(self.base["declared"]), [dict(s) for s in self.base["sections"]]
@@ -419,6 +422,7 @@ class Reader:
                     entries[key], bodies[key] = self.entry(source, key, at, options, declared)
                 except EntryError as err:
                     self.collect(err, key)
+        self.titles = {key: e["title"] for key, e in entries.items()}
         found_slugs = slugs(self, entries, places, bodies)
         found_labels = labels(self, bodies, found_slugs)
         check_references(self, bodies, places, found_labels)
@@ -441,13 +445,18 @@ class Reader:
             "labels": found_labels,
             "unknown": unknown_of(bodies),
             "left_out": sorted(faulty - {None}),
+            # what is known of the terms left out that read (the draft preview's links to them)
+            "left_out_entries": {k: {f: entries[k][f] for f in ("title", "forms", "path", "line")}
+                                 for k in sorted(faulty & set(entries))},
         }
 
     def entry(self, src, key, at, options, declared):
         opts, places = {}, {}
         for name, value, voffset in options:
             if value is None:
-                raise fault(src.position(voffset), f"option {name!r} has no '=value'", "write name={...}",
+                glued = re.match(r"([A-Za-z]+)\{(.*)\}$", name, re.S)    # plural{...}: the '=' forgotten
+                raise fault(src.position(voffset), f"option {name!r} has no '=value'",
+                            f"write {glued[1]}={{{glued[2]}}}" if glued else f"write {name}={{...}}",
                             term=key, kind="option")
             opts[name], places[name] = value, voffset
         for field in ("name", "description"):
@@ -502,6 +511,16 @@ def read(main_path, base=None, complete=False):
     is a fallback key (its reference links to the base's term), or an error when `complete`.
     Every mistake found is raised at once: glossary.errors.Mistakes."""
     return raised(*check_main(main_path, base, complete))
+
+
+def read_main(main, root=None):
+    """The main file's structure, for the modules that read it alone (glossary.notation): (its Source,
+    preamble, declared {type: title}, inputs [(name, before \\begin{document}, "file:line")], sections,
+    bibliography); a mistake raises (glossary.errors.Mistakes)."""
+    src, found = Reader(main).open_main(), []
+    preamble, declared, inputs, sections, bib = document.read_main(src, found)
+    raised(None, found)
+    return src, preamble, declared, [(n, before, src.where(at)) for n, before, at in inputs], sections, bib
 
 
 def check_main(main_path, base=None, complete=False, overlay=None, lang=None):

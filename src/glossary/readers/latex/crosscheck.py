@@ -61,7 +61,7 @@ def check_references(reader, bodies, places, labels):
                 continue
             # a file that could not be read defines keys no one knows: no key is then told undefined
             if name not in places and name not in reader.broken and not reader.unread:
-                close = difflib.get_close_matches(name, keys, n=3, cutoff=0.6)
+                close = difflib.get_close_matches(name, keys, n=3, cutoff=0.6) or by_title(reader, name)
                 hint = f"did you mean {', '.join(close)}?" if close else "define it or fix the key"
                 add(reader, body, start, f"\\gls key {name!r} is not defined", hint, "undefined-key")
         for name, start, cmd in body.refs:
@@ -74,3 +74,13 @@ def check_references(reader, bodies, places, labels):
 
 def base_keys(reader):
     return {e["key"] for e in reader.base["entries"].values()} | set(reader.base.get("left_out", ()))
+
+
+def by_title(reader, name):
+    """The keys of the terms whose name is closest to `name` (a translation's author may write the word,
+    \\gls{Vektorraum}, for the key, vectorspace): "key (its name)"."""
+    titles = {}
+    for key, title in reader.titles.items():
+        titles.setdefault(title.lower(), key)
+    close = difflib.get_close_matches(name.lower(), list(titles), n=3, cutoff=0.75)
+    return [f"{titles[t]} ({t})" for t in close]

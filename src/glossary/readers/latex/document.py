@@ -79,11 +79,14 @@ def bibliography_of(text, src):
 
 
 def resolve_input(root, name, position):
-    """The file an \\input names (with .tex added as LaTeX adds it); a missing one is a Mistake."""
+    """The file an \\input names (with .tex added as LaTeX adds it); a missing one is a Mistake at
+    `position` (a lexer Position, or a "file:line" text)."""
     path = root / name
     if not path.is_file() and path.suffix != ".tex":
         path = root / (name + ".tex")
     if not path.is_file():
-        raise fault(position, f"\\input{{{name}}}: no such file under {root}", "fix the name or add the file",
-                    kind="missing-file")
+        what, fix = f"\\input{{{name}}}: no such file under {root}", "fix the name or add the file"
+        if isinstance(position, str):
+            raise EntryError(f"{position}: {what}; {fix}")
+        raise fault(position, what, fix, kind="missing-file")
     return path

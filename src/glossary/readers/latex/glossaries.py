@@ -249,8 +249,9 @@ def check_between(src, found, start, end):
     if found and stray and (stray[0] in ",}" or re.match(r"[a-z]+\s*=", stray)):
         key, at, _ = found[-1]
         raise fault(src.position(start), f"text after the entry's closing brace "
-                    f"({stray[:30]!r}): its braces close too early", f"remove the stray '}}' between line "
-                    f"{src.line(at)}, where the entry starts, and here", term=key, kind="unbalanced-braces")
+                    f"({' '.join(stray[:40].split())!r}): its braces close too early",
+                    f"remove the stray '}}' between line {src.line(at)}, where the entry starts, and here", term=key,
+                    kind="unbalanced-braces")
 
 
 def forms_of(opts, title):
