@@ -17,6 +17,8 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
   dictionary  the real dictionary (../shared/adictml; scripts/bench_dictionary.py): the authors'
          latexmk, the clean build of its site against it, peak memory, the no-op, a one-word edit
          through `make site` and through the preview; skipped, with the reason, when absent
+  mistakes  after the dictionary part, one run of the German edition as its authors keep it, which
+         lists every mistake (scripts/bench_mistakes.py): its time, count and summary
   audit  after the dictionary part, `make audit` of its site (glossary.audit: widths, reference
          numbers, numbers shown twice, "??", the drawn figures' contrast in the dark, TeX in the
          metadata, axe-core) and each term's words against the authors' book that part built
@@ -423,6 +425,8 @@ def main():
             import bench_dictionary
             bench_dictionary.dictionary_part(row, base, cores)
             audit_rows(base)
+            import bench_mistakes
+            bench_mistakes.mistakes_part(row, base)
     finally:
         if not keep:
             shutil.rmtree(base, ignore_errors=True)
