@@ -81,6 +81,6 @@ def by_title(reader, name):
     \\gls{Vektorraum}, for the key, vectorspace): "key (its name)"."""
     titles = {}
     for key, title in reader.titles.items():
-        titles.setdefault(title.lower(), key)
+        titles.setdefault(title.lower(), (key, title))
     close = difflib.get_close_matches(name.lower(), list(titles), n=3, cutoff=0.75)
-    return [f"{titles[t]} ({t})" for t in close]
+    return [f"{titles[t][0]} ({titles[t][1]})" for t in close]
