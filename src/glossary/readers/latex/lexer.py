@@ -87,7 +87,7 @@ class Source:
 
     def __init__(self, path, rel, text=None, encoding="utf-8"):
         self.path, self.rel = Path(path), rel
-        self.raw = decode(self.path.read_bytes(), rel, encoding) if text is None else text
+        self.raw = decode(read_bytes(self.path, rel), rel, encoding) if text is None else text
         self.text = strip_comments(self.raw)
         self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
 
@@ -104,6 +104,15 @@ class Source:
 
     def where(self, offset):
         return f"{self.rel}:{self.line(offset)}"
+
+
+def read_bytes(path, rel):
+    """A file's bytes; one that cannot be read (permissions, a folder) is a Mistake."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as err:
+        raise fault(Position(rel, 1, 1), f"cannot be read ({err.strerror})", "check that it is a file you can read",
+                    kind="unreadable") from None
 
 
 def encoding_of(data):
