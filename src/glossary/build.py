@@ -34,6 +34,8 @@ STAGED, SITE = publish.STAGED, publish.SITE
 # lets go of it when they die, however they die.
 LOCK = Path("results/.build.lock")
 MAX_LINES = 10
+# The last line of a report of mistakes (glossary.errors.report): "12 mistakes: 7 undefined-key, ...".
+REPORT_END = re.compile(r"\d+ mistakes?: ")
 # How many further failed jobs a summary names, one line each (the mistakes' own cap).
 SHOWN_JOBS = errors.SHOWN
 # Builds shorter than this show no estimate of the time left.
@@ -202,7 +204,9 @@ def error_message(event):
     lines = [line for line in (event.get("message") or "").splitlines() if line.strip()]
     body = [line for line in lines[1:] if not line.startswith("  File ")] or lines[:1]
     where = lines[0] if lines and " in file " in lines[0] else None
-    out = [f"error: {body[0].strip()}"] + ["  " + line.strip() for line in body[1:3]]
+    # a report of mistakes (common.smk's, glossary.errors.report) is already capped: shown whole
+    shown = len(body) if any(REPORT_END.match(line.strip()) for line in body) else 3
+    out = [f"error: {body[0].strip()}"] + ["  " + line.strip() for line in body[1:shown]]
     if where and event.get("exception") not in TOLD + ("WorkflowError",):
         out.append(f"  ({where.rstrip(':')})")
     return out
@@ -243,7 +247,7 @@ def failure_summary(events, stderr="", root=None):
             lines += error_message(failed[0])
         else:   # an error Snakemake's logger never saw (the workflow exited while it loaded)
             lines += [line for line in stderr.strip().splitlines() if line.strip()][-(MAX_LINES - 2):]
-    if len(lines) > MAX_LINES - 1:
+    if len(lines) > MAX_LINES - 1 and not any(REPORT_END.match(line.strip()) for line in lines):
         lines = lines[:MAX_LINES - 2] + [f"  ... ({len(lines) - MAX_LINES + 2} more lines left out)"]
     if len(more) > SHOWN_JOBS:
         more = more[:SHOWN_JOBS] + [f"... and {len(more) - SHOWN_JOBS} more failed jobs"]
