@@ -19,6 +19,8 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
          through `make site` and through the preview; skipped, with the reason, when absent
   lsp    the language server on the real dictionary (scripts/bench_lsp.py): a diagnostic's latency
          after an unsaved edit, a completion's, a hover's; skipped, with the reason, when absent
+  mistakes  after the dictionary part, one run of the German edition as its authors keep it, which
+         lists every mistake (scripts/bench_mistakes.py): its time, count and summary
   audit  after the dictionary part, `make audit` of its site (glossary.audit: widths, reference
          numbers, numbers shown twice, "??", the drawn figures' contrast in the dark, TeX in the
          metadata, axe-core) and each term's words against the authors' book that part built
@@ -425,6 +427,8 @@ def main():
             import bench_dictionary
             bench_dictionary.dictionary_part(row, base, cores)
             audit_rows(base)
+            import bench_mistakes
+            bench_mistakes.mistakes_part(row, base)
         if "lsp" in parts:
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_lsp

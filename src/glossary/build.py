@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from glossary import assets, catalog, editions, jsonio, plan, publish, stamp
+from glossary import assets, catalog, dictionary, editions, errors, jsonio, plan, publish, stamp
 from glossary.entries import split_front_matter
 
 STAGED, SITE = publish.STAGED, publish.SITE
@@ -37,6 +37,10 @@ STAGED, SITE = publish.STAGED, publish.SITE
 # lets go of it when they die, however they die.
 LOCK = Path(plan.LOCK)
 MAX_LINES = 10
+# The last line of a report of mistakes (glossary.errors.report): "12 mistakes: 7 undefined-key, ...".
+REPORT_END = re.compile(r"\d+ mistakes?: ")
+# How many further failed jobs a summary names, one line each (the mistakes' own cap).
+SHOWN_JOBS = errors.SHOWN
 # Builds shorter than this show no estimate of the time left.
 ETA_AFTER = 3.0
 
@@ -46,7 +50,7 @@ PROGRAMS = {"pdflatex": "texlive-latex-base", "kpsewhich": "texlive-binaries",
 TEX_FILES = {"pgfplots.sty": "texlive-pictures", "standalone.cls": "texlive-latex-extra"}
 
 # The exceptions whose message already says what to fix and where: shown alone.
-TOLD = ("LatexError", "EntryError")
+TOLD = ("LatexError", "EntryError", "Mistakes")
 
 
 class BuildBusy(RuntimeError):
@@ -173,13 +177,36 @@ def explain_log(path, root):
     return [line.strip() for line in text.splitlines() if line.strip()][-3:]
 
 
+def told_error(path, root):
+    """The one line a failed job's log ends with: its error's own message (an exception the project
+    tells, the exception's line otherwise), else the log's last line."""
+    text = Path(path).read_text(errors="replace") if Path(path).is_file() else ""
+    parsed = parse_traceback(text)
+    if parsed and parsed[1]:
+        line = parsed[1][0]
+        kind = line.split(":", 1)[0].rsplit(".", 1)[-1]
+        return line.split(": ", 1)[-1] if kind in TOLD else line
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else None
+
+
+def told_mistakes(found):
+    """The report of a dictionary's mistakes (glossary.errors.report), under one line saying what it is."""
+    n = len(set(found))
+    head = (f"error: {n} mistake{'s' if n != 1 else ''} in the dictionary's sources (file:line:column); "
+            "nothing was built:")
+    return head + "\n" + errors.report(found)
+
+
 def error_message(event):
     """The lines of a workflow error event (an exception before or outside any job): Snakemake
     formats it as '<Exception> in file ..., line N:', the message, then the frames."""
     lines = [line for line in (event.get("message") or "").splitlines() if line.strip()]
     body = [line for line in lines[1:] if not line.startswith("  File ")] or lines[:1]
     where = lines[0] if lines and " in file " in lines[0] else None
-    out = [f"error: {body[0].strip()}"] + ["  " + line.strip() for line in body[1:3]]
+    # a report of mistakes (common.smk's, glossary.errors.report) is already capped: shown whole
+    shown = len(body) if any(REPORT_END.match(line.strip()) for line in body) else 3
+    out = [f"error: {body[0].strip()}"] + ["  " + line.strip() for line in body[1:shown]]
     if where and event.get("exception") not in TOLD + ("WorkflowError",):
         out.append(f"  ({where.rstrip(':')})")
     return out
@@ -187,17 +214,21 @@ def error_message(event):
 
 def failure_summary(events, stderr="", root=None):
     """A few lines (at most MAX_LINES - 1) naming what failed and where to look, from Snakemake's
-    events (the glossary logger plugin's JSON lines)."""
+    events (the glossary logger plugin's JSON lines), then one line for each further failed job (the
+    build runs with --keep-going: every failing job of the run), with its error."""
     root = Path(root or os.getcwd())
     lines = [f"error: {tool} is missing; install Debian's {pkg}: apt-get install {pkg}"
              for tool, pkg in missing_tools()]
     jobs = [e for e in events if e.get("event") == "job_error"]
     messages = {e.get("jobid"): e.get("rule_msg") for e in events if e.get("event") == "job_info"}
+    more = []
     for n, job in enumerate(jobs):
         rule, logs = job.get("rule_name"), [str(log) for log in job.get("log") or []]
         what = job.get("rule_msg") or messages.get(job.get("jobid")) or ", ".join(job.get("output") or [])
-        if n > 0:
-            lines.append(f"also failed: rule {rule} ({what})" + (f"; log: {logs[0]}" if logs else ""))
+        if n > 0:   # --keep-going: every failed job of the run, each with its own error in one line
+            told = next((t for t in (told_error(root / log, root) for log in logs) if t), None)
+            more.append(f"also failed: rule {rule} ({what})" + (f": {told}" if told else "")
+                        + (f"; log: {logs[0]}" if logs else ""))
             continue
         lines.append(f"error: rule {rule} failed ({what})")
         detail = []
@@ -211,14 +242,16 @@ def failure_summary(events, stderr="", root=None):
         if logs and not any("log: " in line for line in detail):
             lines.append(f"  log: {', '.join(logs)}")
     if not jobs:
-        errors = [e for e in events if e.get("event") == "error"]
-        if errors:
-            lines += error_message(errors[0])
+        failed = [e for e in events if e.get("event") == "error"]
+        if failed:
+            lines += error_message(failed[0])
         else:   # an error Snakemake's logger never saw (the workflow exited while it loaded)
             lines += [line for line in stderr.strip().splitlines() if line.strip()][-(MAX_LINES - 2):]
-    if len(lines) > MAX_LINES - 1:
+    if len(lines) > MAX_LINES - 1 and not any(REPORT_END.match(line.strip()) for line in lines):
         lines = lines[:MAX_LINES - 2] + [f"  ... ({len(lines) - MAX_LINES + 2} more lines left out)"]
-    return lines
+    if len(more) > SHOWN_JOBS:
+        more = more[:SHOWN_JOBS] + [f"... and {len(more) - SHOWN_JOBS} more failed jobs"]
+    return lines + more
 
 
 # --- the lock -----------------------------------------------------------------------
@@ -318,7 +351,8 @@ def snakemake_program():
 
 
 def snakemake_command(cores, profile, extra, source=None, config=()):
-    command = [*snakemake_program(), "--logger", "glossary", "--rerun-incomplete"]
+    # --keep-going: a failing job does not stop the others, so one run tells every failing job
+    command = [*snakemake_program(), "--logger", "glossary", "--rerun-incomplete", "--keep-going"]
     command += ["--profile", profile] if profile else ["--cores", str(cores)]
     if Path.cwd().resolve() != REPO:
         # building in another folder (OUT=): the workflow and its profile stay in the repository
@@ -444,6 +478,12 @@ def main(argv=None):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
     if source:
+        # Every mistake of every edition, told at once before any job runs (glossary.dictionary.check)
+        found = dictionary.check_editions(runs)
+        if found:
+            print(told_mistakes(found), file=sys.stderr)
+            print(f"{shown_site()}/ was left as it was.", file=sys.stderr)
+            return 1
         note = source.title_note()
         if note:
             print(note, file=sys.stderr, flush=True)

@@ -15,10 +15,12 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 """
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from glossary import editions, jsonio, model
 from glossary import entries as glossary_entries
+from glossary.errors import EntryError, Mistake, Mistakes, mistakes_of
 from glossary.layout import title_order
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
@@ -134,7 +136,10 @@ def load_edition(plan, lang, base):
     book = book_of(base["main"], base_config)
     reads = {base_spec["lang"]: base}
     for spec in plan["editions"][1:]:
-        reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
+        try:
+            reads[spec["lang"]] = texdict.read(spec["source"], base=base, complete=spec.get("complete", False))
+        except EntryError as err:   # every run reads every edition: name the edition at fault, not the run's
+            raise Mistakes(mistakes_of(err, edition=spec["lang"])) from None
     me = next(e for e in plan["editions"] if e["lang"] == lang)
     read = reads[lang]
     extra = dict(base_config, language=lang)
@@ -187,6 +192,107 @@ def check_citations(loaded):
             "file (or bibliography: to config.yaml) or remove the citation")
     citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
     return sorted({c["key"] for c in cites})
+
+
+def check(source_path, overlay=None, base=None, complete=False, lang=None):
+    """Every mistake of a dictionary in one read, in the build's words: the reader's (glossary.texdict:
+    its files, entries, keys, labels, encodings), the demos its YAML file names, and its citations.
+    Returns (texdict's dictionary of the terms that read without a mistake of their own, or None when
+    its main or YAML file cannot be read; [glossary.errors.Mistake] in report order).
+
+    `overlay`: {absolute path: text} read instead of those files (a language server's open buffers);
+    `base`, `complete`: an edition's base dictionary (this function's or texdict's read) and whether
+    it must be complete; `lang`: the edition's language, named on each of its mistakes."""
+    from glossary import texdict  # 34 ms (jsonschema): see glossary.plan.Source.config
+    read, mistakes = texdict.check_source(source_path, overlay, base, complete, lang)
+    if read is not None:
+        bib = read.get("bibliography") and Path(read["root"]) / read["bibliography"]
+        if base is not None and not (bib and bib.is_file()) and base.get("bibliography"):
+            bib = Path(base["root"]) / base["bibliography"]    # a translation cites its base's records
+        cited = citation_mistakes(read, bib, lang)
+        bad = {m.term for m in cited}
+        read["entries"] = {s: e for s, e in read["entries"].items() if e["key"] not in bad}
+        read["left_out"] = sorted(set(read["left_out"]) | bad)
+        mistakes += cited
+    return read, sorted(set(mistakes), key=Mistake.order)
+
+
+def bibliography_fix(read, bib):
+    """What to do when the .bib file the main file names is missing: name it where it is (an edition
+    cites its base dictionary's records), or add it."""
+    from glossary.readers.latex.graphics import nearby  # see check()
+    near = nearby(read["root"], Path(bib).name)
+    if near:
+        return f"write \\bibliography{{{near}}} in the main file (paths are relative to its folder)"
+    return f"add {Path(bib).name} beside the main file or fix its \\bibliography{{...}}"
+
+
+def draft(source):
+    """The preview's draft of a dictionary with mistakes (the workflow's config `draft=1`, set by
+    `make serve`: glossary.previewdraft): check()'s dictionary of the terms that build, the demos of
+    those alone, "See also" lists without the terms left out, and "draft_targets": each term left out
+    as a reference's target "draft:<slug>", a link marked DRAFT to the preview's page of its mistakes
+    (glossary.prose.other_edition).  `source`: glossary.plan.Source.  A main or YAML file that cannot
+    be read raises its Mistakes."""
+    from glossary import texdict  # see check()
+    read, found = check(source.path)
+    if read is None:
+        raise Mistakes(found)
+    keys = {e["key"] for e in read["entries"].values()}
+    read["config"] = dict(read["config"], demos={k: v for k, v in read["config"]["demos"].items() if k in keys})
+    own = set(read["entries"])
+    for e in read["entries"].values():
+        e["see_also"] = [s for s in e["see_also"] if s in own]
+    known = read["left_out_entries"]
+    read["draft_targets"] = {
+        key: {"slug": f"draft:{texdict.slug_of(key)}", "title": known.get(key, {}).get("title", key),
+              "forms": known.get(key, {}).get("forms") or texdict.forms_of({}, key)}
+        for key in read["left_out"]}
+    return read
+
+
+def check_editions(runs):
+    """The mistakes of every edition of a build (glossary.plan.edition_runs), each naming its edition
+    when there are several: [Mistake]."""
+    base, found = check(runs[0]["source"], lang=runs[0]["lang"] if len(runs) > 1 else None)
+    for run in runs[1:] if base is not None else ():
+        found += check(run["source"], base=base, complete=run.get("complete", False), lang=run["lang"])[1]
+    return found
+
+
+def citation_mistakes(read, bib, lang=None):
+    """[Mistake] of each citation of texdict's `read` that no record of the .bib file `bib` has (the
+    words of glossary.citations.check), at its line and column."""
+    cites, lines = [], {}
+    for e in read["entries"].values():
+        model = {"body": e["body"], "body_format": "latex", "body_line": e["body_line"], "path": e["path"],
+                 "key": e["key"]}
+        cites += citations_of(model)
+    if not cites:
+        return []
+    if not bib or not Path(bib).is_file():
+        first = cites[0]
+        return [Mistake(first["path"], first["line"], 1, f"cites {first['key']!r}, but " + (
+                        f"{Path(bib).name}, the bibliography the main file names, is missing" if bib else
+                        "the dictionary names no bibliography"),
+                        bibliography_fix(read, bib) if bib else
+                        "add \\bibliography{...} to the main file or remove the citation", term=first["term"],
+                        kind="bibliography", edition=lang)]
+    from glossary import citations  # pandoc's helpers: only a dictionary that cites needs them
+    try:
+        citations.check(cites, citations.bib_keys(bib), bib=Path(bib).name)
+    except EntryError as err:
+        found = []
+        for told in str(err).splitlines():
+            m = mistakes_of(EntryError(told), "unknown-citation", lang)[0]
+            key = re.search(r"no record '([^']*)'", m.what)
+            if m.file not in lines:
+                lines[m.file] = (Path(read["root"]) / m.file).read_text(encoding="utf-8", errors="replace").split("\n")
+            text = lines[m.file][m.line - 1] if 0 < m.line <= len(lines[m.file]) else ""
+            column = text.find(key.group(1)) + 1 if key and key.group(1) in text else 1
+            found.append(Mistake(m.file, m.line, column, m.what, m.fix, m.term, m.kind, m.edition))
+        return found
+    return []
 
 
 def attach_demos(loaded):

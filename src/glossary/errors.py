@@ -6,7 +6,8 @@ fix.  A reader collects them; `Mistakes` is the error that carries all of them a
 report (`file:line:column: term: what; fix`, grouped by file in line order, capped, with a summary).
 EntryError is the older, single-message form: `file: field: problem; fix`.
 """
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 # How many mistakes a report lists before it counts the rest.
 SHOWN = 50
@@ -41,9 +42,11 @@ class Mistake:
 
 def report(mistakes, shown=SHOWN):
     """The mistakes as one text: grouped by file, in line order, the first `shown` of them, a count of
-    the rest, and a summary by kind."""
+    the rest, and a summary by kind (none for a single mistake: its line says it all)."""
     ordered = sorted(set(mistakes), key=Mistake.order)
     lines = [str(m) for m in ordered[:shown]]
+    if len(ordered) == 1:
+        return lines[0]
     if len(ordered) > shown:
         lines.append(f"... and {len(ordered) - shown} more")
     kinds = {}
@@ -60,3 +63,29 @@ class Mistakes(EntryError):
     def __init__(self, mistakes):
         self.mistakes = sorted(set(mistakes), key=Mistake.order)
         super().__init__(report(self.mistakes))
+
+
+# An older single-message EntryError: "file:line[:column]: [term 'key': ]what; fix".
+TOLD = re.compile(r"(?s)^(?P<file>[^\n:]+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?:term '(?P<term>[^']*)': )?"
+                  r"(?P<what>.*?)(?:; (?P<fix>[^;]*))?$")
+
+
+def mistakes_of(err, kind="mistake", edition=None):
+    """The Mistakes an error carries: its own list, or an older EntryError's message read back into one
+    Mistake (column 1 when it names none), so that a reader that collects can keep every check's words."""
+    if isinstance(err, Mistakes):
+        found = err.mistakes
+    else:
+        m = TOLD.match(str(err))
+        if m:
+            found = [Mistake(m["file"], int(m["line"]), int(m["column"] or 1), m["what"], m["fix"] or "",
+                             term=m["term"], kind=kind)]
+        else:
+            found = [Mistake(str(err).split(":", 1)[0], 1, 1, str(err), "", kind=kind)]
+    return [replace(m, edition=edition) if edition and not m.edition else m for m in found]
+
+
+def fault(position, what, fix, term=None, kind="mistake"):
+    """Mistakes([one]) at a position (anything with file, line and column: the lexer's Position), for
+    a check that cannot go on with its construct; the reader that collects catches it."""
+    return Mistakes([Mistake(position.file, position.line, position.column, what, fix, term=term, kind=kind)])

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glossary import assets, citations, dictionary, model, pictures, plaintext, prose, render, texdict, texprose
+from glossary import assets, citations, dictionary, model, pictures, plaintext, prose, render, texprose
 from glossary.entries import EntryError
 from glossary.errors import Mistake
 from glossary.labelrefs import Quote
@@ -38,43 +38,9 @@ TYPE_OPTION = re.compile(r"(?<![A-Za-z])type\s*=\s*\{?(?P<argument>[A-Za-z0-9_-]
 NEW_KEY = re.compile(r"^[^{}\\,%#\s](?:[^{}\\,%#]*[^{}\\,%#\s])?$")
 
 
-_CHECKING = threading.Lock()
-
-
-def _check(source_path, overlay=None, base=None, complete=False, lang=None):
-    """The build's mistakes of one dictionary or edition: (its read, or None, [Mistake]).
-
-    The signature is that of glossary.dictionary.check(), which collects every mistake (issue 24 item
-    4) and takes this function's place; until then it reads with texdict.load and the citation check
-    (the unsaved buffers of `overlay`, {absolute path: text}, in place of the files) and turns the one
-    EntryError they raise into Mistakes, one a line of its message."""
-    overlay = {str(Path(p).resolve()): text for p, text in (overlay or {}).items()}
-
-    class Buffer(texdict.Source):
-        def __init__(self, path, rel, text=None):
-            super().__init__(path, rel, overlay.get(str(Path(path).resolve()), text))
-
-    _CHECKING.acquire()     # one check at a time: the reader's Source is swapped for the buffers' meanwhile
-    saved, texdict.Source = texdict.Source, Buffer
-    try:
-        read = texdict.load(source_path) if base is None else texdict.read(source_path, base=base, complete=complete)
-        bib = Path(read["root"]) / read["bibliography"] if read.get("bibliography") else None
-        if base is not None and not (bib and bib.is_file()) and base.get("bibliography"):
-            bib = Path(base["root"]) / base["bibliography"]     # a translation cites from its base's
-        dictionary.check_citations({"entries": {s: dictionary.as_model(e, read["root"])
-                                                for s, e in read["entries"].items()},
-                                    "bibliography": str(bib) if bib else None})
-    except (EntryError, OSError, UnicodeDecodeError) as err:
-        return None, [mistake_of(line, source_path, lang) for line in str(err).splitlines() if line.strip()]
-    finally:
-        texdict.Source = saved
-        _CHECKING.release()
-    return read, []
-
-
 def mistake_of(message, source_path, lang):
-    """A Mistake of one line of the reader's message (`file:line: term 'k': what; fix`; its file as
-    the message names it: relative to the dictionary's folder, or whole)."""
+    """A Mistake of one line of an EntryError's message (a picture that does not compile:
+    `file:line: term 'k': what; fix`, its file relative to the dictionary's folder, or whole)."""
     m = WHERE.match(message)
     file, line, column, rest = (m["file"], int(m["line"]), int(m["column"] or 1), m["rest"]) if m else \
         (str(source_path), 1, 1, message)
@@ -153,7 +119,7 @@ class Desk:
         if not edition.is_base and base is None:
             read, mistakes = None, []     # nothing to check a translation against before its base reads
         else:
-            read, mistakes = _check(edition.source, overlay, base, edition.complete,
+            read, mistakes = dictionary.check(edition.source, overlay, base, edition.complete,
                                     None if edition.is_base else edition.lang)
         with self.lock:
             if read is not None:
@@ -168,7 +134,7 @@ class Desk:
         worker of its own. Returns the mistakes."""
         # The dictionary as saved, read here: the keystrokes' check of it may not have run yet.
         base = None if edition.is_base else self.base.read
-        read, _ = _check(edition.source, dict(self.overlay), base, edition.complete)
+        read, _ = dictionary.check(edition.source, dict(self.overlay), base, edition.complete)
         path = Path(path).resolve()
         if read is None or not path.is_relative_to(edition.root):
             return []

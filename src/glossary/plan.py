@@ -201,13 +201,16 @@ class Plan:
             if extra.get("bibliography") and not (loaded["bibliography"] and Path(loaded["bibliography"]).is_file()):
                 loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
         elif self.source:
-            read = self.source.read()
+            # `make serve`'s draft (config draft=1): the terms that build, the others left out
+            read = dictionary.draft(self.source) if config.get("draft") else self.source.read()
             extra = read["config"]
             loaded = dictionary.from_source(read, extra, dictionary.book_of(read["main"], extra))
+            loaded["fallback"] = read.get("draft_targets", {})
         else:
             loaded = dictionary.from_entries(config, self.repo)
         if "edition_view" not in loaded:
-            loaded["edition_view"], loaded["fallback"] = editions.single(loaded["language"]), {}
+            loaded["edition_view"] = editions.single(loaded["language"])
+            loaded.setdefault("fallback", {})
         dictionary.attach_demos(loaded)
         loaded["cited"] = dictionary.check_citations(loaded)
         loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 48))

@@ -36,7 +36,7 @@ from pathlib import Path
 import watchfiles
 import yaml
 
-from glossary import build, catalog, dictionary, jsonio, notation, pagejob, plan
+from glossary import build, catalog, dictionary, errors, jsonio, notation, pagejob, plan, previewdraft
 from glossary.entries import EntryError
 from glossary.previewserver import OVERLAY, STAGED, Handler, Hub, Server
 from glossary.previewsources import TOP_FILES, NeedsBuild, Sources, TexSources, digest
@@ -101,6 +101,10 @@ class Preview:
                 self.prose_during_build = set()
             try:
                 self.build(reasons)
+            except Exception as err:    # noqa: BLE001 - the builder outlives one bad build; the next save retries
+                say(f"error: {type(err).__name__}: {err}")
+                self.build_error = [f"error: {err}"]
+                self.hub.publish("error", {"lines": self.build_error})
             finally:
                 with self.lock:
                     self.building = False
@@ -125,14 +129,20 @@ class Preview:
                 shown[0] = data
                 self.hub.publish("progress", data)
 
+        # A LaTeX dictionary with mistakes builds as a draft: the terms that build (config draft=1), and
+        # a page of its mistakes for each other term (glossary.previewdraft), written after the build.
+        read, mistakes = dictionary.check(self.source) if self.source else (None, [])
+        # the draft's links to those pages are the preview's own: the link check would call them dead
+        extra = ["--omit-from", "links"] if mistakes else []
         waiting = False
         while True:
             if self.stop.is_set():
                 return
             try:
                 with build.build_lock() as fd:
-                    outcome = build.run_snakemake(cores=self.cores, on_event=on_event, source=self.source,
-                                                  lock_fd=fd, on_start=self.started)
+                    outcome = build.run_snakemake(cores=self.cores, extra=extra, on_event=on_event,
+                                                  source=self.source, lock_fd=fd, on_start=self.started,
+                                                  config=("draft=1",) if self.source else ())
                     if self.killed:     # lifted under the build lock, before another build can start
                         self.unlock()
                 break
@@ -151,15 +161,35 @@ class Preview:
             print("\n".join(lines), file=sys.stderr, flush=True)
             say(f"build failed after {took:.1f} s; fix the mistake and save: the preview builds again")
             self.build_error = lines
+            self.write_draft(read, mistakes)
             self.hub.publish("error", {"lines": lines})
             return
         self.build_error = None
         self.sources.meta = meta
         self.sources.dirty, self.context = {}, None     # the overlay goes; the results are new
         clear_overlay(self.root)
-        say(f"built in {took:.1f} s")
+        self.write_draft(read, mistakes)
+        say(f"built in {took:.1f} s" + (" (a draft: the terms with mistakes are left out)" if mistakes else ""))
         self.hub.publish("ok")
         self.hub.publish("reload", {"pages": None})
+
+    def write_draft(self, read, mistakes):
+        """The draft's pages (glossary.previewdraft) into the overlay, each recorded with the sources it
+        was made from (the dictionary's files and the staged index): a later edit prunes it."""
+        index = self.root / STAGED / "index.html"
+        pages = previewdraft.draft_pages(read, mistakes, index.read_text(encoding="utf-8") if index.is_file() else None)
+        if not pages:
+            return
+        root = Path(read["root"])
+        files = [self.source, read["main"], index] + [root / f for f in read["glossary_files"] + read["macro_files"]]
+        sources = {str(Path(f).resolve()): digest(f) for f in files}
+        with self.render_lock:
+            record_overlay(self.root, {page: sources for page in pages})
+            for page, text in pages.items():
+                write_atomic(self.root / OVERLAY / page, text)
+        print(errors.report(mistakes), file=sys.stderr, flush=True)
+        say(f"draft: {len(read['left_out'])} terms do not build; the index lists them, each with a page of its "
+            "mistakes (make site publishes nothing until they are fixed)")
 
     def started(self, proc):
         """run_snakemake's on_start: keep the process to stop; a stop that came first stops it at once."""

@@ -192,11 +192,17 @@ def read_baseline(source):
     """The dictionary at a build's start: {"root", "reader", "declared", "files": {glossary file:
     {key: its options as (name, value) pairs}}, "terms": {key: texdict's term}, "labels", "cited"}."""
     source = Path(source)
-    main = Path(texdict.read_config(source)["main"]) if source.suffix in (".yaml", ".yml") else source
-    reader = texdict.Reader(main)
-    read = reader.read()
-    declared = texdict.read_main(main, main.parent)[2]
-    files = {rel: options_by_key(texdict.Source(main.parent / rel, rel)) for rel in read["glossary_files"]}
+    try:
+        main = Path(texdict.read_config(source)["main"]) if source.suffix in (".yaml", ".yml") else source
+    except EntryError:
+        main = None
+    reader = texdict.Reader(main) if main else None
+    read = reader.read() if reader else None
+    if read is None:    # a YAML or main file that does not read: every save builds, and the build tells why
+        return {"root": source.parent, "reader": reader, "declared": {}, "files": {}, "terms": {}, "labels": {},
+                "cited": set()}
+    declared = read["declared"]
+    files = {rel: options_by_key(reader.source(main.parent / rel, rel)) for rel in read["glossary_files"]}
     terms = {t["key"]: t for t in read["entries"].values()}
     cited = {k.strip() for t in terms.values() for m in CITE.finditer(t["body"])
              for k in m.group(1).split(",")}
@@ -205,8 +211,9 @@ def read_baseline(source):
 
 
 def options_by_key(src):
-    """{key: ((option, value), ...)} of one glossary file's terms, as written (offsets left out)."""
-    return {key: tuple((name, value) for name, value, _ in options) for key, _, options in texdict.entries_of(src)}
+    """{key: ((option, value), ...)} of one glossary file's terms that read, as written (offsets left out)."""
+    found = texdict.entries_of(src, mistakes=[], broken=set())     # a draft's: its broken terms left out
+    return {key: tuple((name, value) for name, value, _ in options) for key, _, options in found}
 
 
 # What a description's scan gives that no other term's page or job may depend on, unless it changes.

@@ -53,13 +53,16 @@ binding's (glossary.readers.latex: glossaries, references, graphics, pictures, e
 """
 import difflib
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from glossary import eqnumbers
-from glossary.entries import EntryError
+from glossary.errors import EntryError, Mistake, Mistakes, fault, mistakes_of
 from glossary.readers import bib2gls
-from glossary.readers.latex import glossaries, graphics, known, pictures
+from glossary.readers.latex import document, glossaries, graphics, known, lexer, pictures
 from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
+from glossary.readers.latex.crosscheck import SLUG, check_references, labels, slug_of, slugs  # noqa: F401
+from glossary.readers.latex.document import DEFAULT_TITLE, DEFAULT_TYPE, resolve_input  # noqa: F401
 from glossary.readers.latex.environments import FIGURE_ENVS, KNOWN_ENVS, MATH_ENVS, TABLE_ENVS  # noqa: F401
 from glossary.readers.latex.glossaries import GLS_BASE, GLS_COMMANDS, check_between, entries_of, forms_of  # noqa: F401
 from glossary.readers.latex.kernel import PRINT_ONLY, macro_names
@@ -69,6 +72,7 @@ from glossary.readers.latex.lexer import (  # noqa: F401 (the names other module
     Source,
     argument,
     commands,
+    encoding_of,
     group_end,
     optional,
     options_group,
@@ -78,9 +82,6 @@ from glossary.readers.latex.lexer import (  # noqa: F401 (the names other module
 )
 from glossary.readers.latex.references import REF_COMMANDS
 
-SLUG = re.compile(r"^[a-z0-9-]+$")
-DEFAULT_TYPE = "main"
-DEFAULT_TITLE = "Glossary"  # glossaries' \glossaryname for the default type
 GRAPHIC_SUFFIXES = graphics.SUFFIXES
 # The tokens the scanner acts on (besides braces and $).
 STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraphics \\label".split()) \
@@ -90,75 +91,6 @@ STRUCTURE = frozenset("\\( \\) \\[ \\] \\\\ \\begin \\end \\index \\includegraph
 # files define count as handled (pandoc expands them).
 KNOWN_TEXT = known("text")
 KNOWN_MATH = known("math")
-
-
-def slug_of(key):
-    """The key itself when it is a slug, else lowercased with runs of other characters as "-"."""
-    return key if SLUG.match(key) else re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
-
-
-# ---------------------------------------------------------------- the main file
-
-
-def read_main(main, root):
-    """The main file's structure: preamble, sections, \\input files, bibliography."""
-    src = Source(main, main.name)
-    text = src.text
-    doc = text.find("\\begin{document}")
-    preamble = text[:doc] if doc >= 0 else text
-    declared = {DEFAULT_TYPE: DEFAULT_TITLE}
-    if glossaries.SYMBOLS_OPTION.search(preamble):   # \usepackage[symbols]{glossaries-extra}
-        declared[glossaries.SYMBOLS_TYPE] = glossaries.SYMBOLS_TITLE
-    for m in re.finditer(r"\\newglossary(\*?)(?![A-Za-z])", preamble):
-        pos = optional(preamble, m.end())
-        args = []
-        for _ in range(2 if m.group(1) else 4):
-            value, _, pos = argument(preamble, pos, src, "\\newglossary")
-            args.append(value.strip())
-        declared[args[0]] = args[-1]
-    inputs = []
-    for m in re.finditer(r"\\(?:input|include)(?![A-Za-z])", text):
-        name, start, _ = argument(text, m.end(), src, "\\input")
-        inputs.append((name.strip(), m.start() < doc or doc < 0, src.where(start)))
-    return src, preamble, declared, inputs, sections_of(text[doc:] if doc >= 0 else "", declared, src, doc), \
-        bibliography_of(text, src)
-
-
-def sections_of(body, declared, src, offset):
-    """The \\printglossary calls in order: [{"id", "title"}]; \\printglossaries prints every type."""
-    sections = []
-    for m in re.finditer(r"\\print(?:unsrt)?glossar(y|ies)(?![A-Za-z])", body):
-        if m.group(1) == "ies":
-            sections += [{"id": t, "title": title} for t, title in declared.items()]
-            continue
-        end = optional(body, m.end())
-        opts = dict((k, v) for k, v, _ in split_options(body[skip_space(body, m.end()) + 1:end - 1], 0)) \
-            if end > m.end() else {}
-        kind = opts.get("type") or DEFAULT_TYPE
-        if kind not in declared:
-            raise EntryError(f"{src.where(offset + m.start())}: \\printglossary[type={kind}]: no glossary "
-                             f"{kind!r} is declared; add \\newglossary*{{{kind}}}{{Title}} to the preamble")
-        sections.append({"id": kind, "title": opts.get("title") or declared[kind]})
-    if not sections:  # no \printglossary: every glossary, the default type first
-        sections = [{"id": t, "title": title} for t, title in declared.items()]
-    return sections
-
-
-def bibliography_of(text, src):
-    m = re.search(r"\\bibliography(?![A-Za-z])", text)
-    if not m:
-        return None
-    name = argument(text, m.end(), src, "\\bibliography")[0].split(",")[0].strip()
-    return name if name.endswith(".bib") else name + ".bib"
-
-
-def resolve_input(root, name, where):
-    path = root / name
-    if not path.is_file() and path.suffix != ".tex":
-        path = root / (name + ".tex")
-    if not path.is_file():
-        raise EntryError(f"{where}: \\input{{{name}}}: no such file under {root}; fix the name or add the file")
-    return path
 
 
 # ---------------------------------------------------------------- entries
@@ -181,6 +113,12 @@ class Body:
 
     def where(self, pos):
         return self.src.where(self.offset + pos)
+
+    def position(self, pos):
+        return self.src.position(self.offset + pos)
+
+    def fault(self, pos, what, fix, kind):
+        return fault(self.src.position(self.offset + pos), what, fix, term=self.key, kind=kind)
 
     def scan(self):
         """One pass over the description: groups, math, environments, and the commands that matter."""
@@ -292,22 +230,21 @@ class Body:
             row = next((n for s, e, n in number[1] if s <= start <= e), None)
             number = None if row is None else ("equation", row)
         if number is None:
-            raise EntryError(f"{self.where(start)}: term {self.key!r}: \\label{{{name}}} is not inside a "
-                             "figure, table or numbered equation; move it into one (after the \\caption) "
-                             "or remove it")
+            raise self.fault(start, f"\\label{{{name}}} is not inside a figure, table or numbered equation",
+                             "move it into one (after the \\caption) or remove it", "label")
         self.labels.append((name, start, number[0], number[1]))
 
     def picture(self, start, pos):
         """A tikzpicture (nested ones included) becomes \\includegraphics{picture:N}."""
         end = pictures.end_of(self.text, pos)
         if end is None:
-            raise EntryError(f"{self.where(start)}: term {self.key!r}: {pictures.UNCLOSED}")
+            raise self.fault(start, *pictures.UNCLOSED.split("; "), "picture")
         tex = self.text[start:end]
         n = len(self.pictures) + 1
         if not pictures.draws(tex):
-            raise EntryError(f"{self.where(start)}: term {self.key!r}: {pictures.EMPTY.format(n=n)}")
+            raise self.fault(start, *pictures.EMPTY.format(n=n).split("; "), "picture")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
-                              "files": graphics.files(self.reader.root, tex, self.where(start), self.key)})
+                              "files": graphics.files(self.reader.root, tex, self.position(start), self.key)})
         for key in glossaries.KEY_CALL.finditer(tex):
             self.gls.append((key.group(1).strip(), start + key.start(1)))
         self.edits.append((start, end, f"\\includegraphics{{picture:{n}}}"))
@@ -316,7 +253,7 @@ class Body:
     def graphic(self, start, pos):
         name, nstart, end = argument(self.text, optional(self.text, pos), self.src, "\\includegraphics")
         n = len(self.graphics) + 1
-        path = graphics.resolve(self.reader.root, name.strip(), self.where(nstart), self.key)
+        path = graphics.resolve(self.reader.root, name.strip(), self.position(nstart), self.key)
         self.graphics.append({"n": n, "path": path, "line": self.src.line(self.offset + start)})
         self.edits.append((start, end, f"\\includegraphics{{graphic:{n}}}"))
         return end
@@ -335,9 +272,9 @@ class Body:
         if self.ends and self.ends[-1][1].startswith("figure"):
             end = self.ends[-1][0]
             if not self.text[end:start].strip(SPACE):
-                raise EntryError(f"{self.where(start)}: term {self.key!r}: \\\\ right after "
-                                 f"\\end{{{self.ends[-1][1]}}} raises \"There's no line here to end\"; "
-                                 "remove the \\\\ (the figure already ends the paragraph)")
+                raise self.fault(start, f"\\\\ right after \\end{{{self.ends[-1][1]}}} raises \"There's no line "
+                                 "here to end\"", "remove the \\\\ (the figure already ends the paragraph)",
+                                 "break-after-figure")
 
     def see_also(self):
         """The last paragraph that opens with "See also" (after a top-level \\\\, environment, display
@@ -386,26 +323,71 @@ SEE_ALSO = re.compile(r"[\s%]*(See also|Siehe auch|Voir aussi|Ver también|Katso
 
 
 class Reader:
-    """Reads one dictionary; holds what the checks across files need."""
+    """Reads one dictionary; holds what the checks across files need, and every mistake they find
+    (glossary.errors.Mistake): a check that fails skips its construct (a term, a file) and the
+    reading goes on, so that one read finds them all."""
 
-    def __init__(self, main_path, base=None, complete=False):
+    def __init__(self, main_path, base=None, complete=False, overlay=None, lang=None):
         self.main = Path(main_path)
         self.root = self.main.parent
         self.macros = set()
         # An edition (a translation) is read against its base dictionary (read()'s result): the keys it
         # lacks may be referred to (linked to the base's term), unless it must be complete.
-        self.base, self.complete = base, complete
+        self.base, self.complete, self.lang = base, complete, lang
         self.fallback = set()
+        # An editor's unsaved buffers, by absolute path: read instead of the files.
+        self.overlay = {str(Path(k).resolve()): v for k, v in (overlay or {}).items()}
+        self.encoding = "utf-8"
+        self.mistakes, self.broken = [], set()
+        self.unread = False    # a file that could not be read: the keys and labels it defines are unknown
+
+    def text_of(self, path):
+        return self.overlay.get(str(Path(path).resolve())) if self.overlay else None
+
+    def source(self, path, rel):
+        """A file as LaTeX reads it: in the encoding the main file declares (or its unsaved text)."""
+        return Source(path, rel, text=self.text_of(path), encoding=self.encoding)
+
+    def collect(self, err, key=None):
+        self.mistakes += mistakes_of(err)
+        if key:
+            self.broken.add(key)
+
+    def open_main(self):
+        """The main file's Source; its inputenc's encoding is every file's (LaTeX reads them so)."""
+        text = self.text_of(self.main)
+        if text is not None:
+            self.encoding = encoding_of(text.encode("utf-8", "replace"))
+            return Source(self.main, self.main.name, text=text)
+        try:
+            data = self.main.read_bytes()
+        except OSError as err:
+            raise fault(lexer.Position(self.main.name, 1, 1), f"cannot be read ({err.strerror})",
+                        "check the main file's path", kind="unreadable") from None
+        self.encoding = encoding_of(data)
+        return Source(self.main, self.main.name, text=lexer.decode(data, self.main.name, self.encoding))
 
     def read(self):
-        src, preamble, declared, inputs, sections, bib = read_main(self.main, self.root)
+        """The dictionary (see read()) of every term read without a mistake of its own, or None when
+        the main file cannot be read; the mistakes are in self.mistakes."""
+        try:
+            src = self.open_main()
+        except EntryError as err:
+            self.collect(err)
+            return None
+        preamble, declared, inputs, sections, bib = document.read_main(src, self.mistakes)
         if self.base is not None and set(declared) == {DEFAULT_TYPE}:
             # An edition whose main file declares no glossaries of its own has its base's sections.
             declared, sections = dict(self.base["declared"]), [dict(s) for s in self.base["sections"]]
         sources, macro_files, glossary_files = [], [], []
-        for name, before_doc, where in inputs:
-            path = resolve_input(self.root, name, where)
-            source = Source(path, path.relative_to(self.root).as_posix())
+        for name, before_doc, start in inputs:
+            try:
+                path = resolve_input(self.root, name, src.position(start))
+                source = self.source(path, path.relative_to(self.root).as_posix())
+            except EntryError as err:
+                self.collect(err)
+                self.unread = True
+                continue
             if glossaries.defines_terms(source.text):
                 glossary_files.append(source.rel)
                 sources.append(source)
@@ -413,25 +395,41 @@ class Reader:
                 macro_files.append(source.rel)
                 self.macros |= macro_names([source.text])
         self.macros |= macro_names([preamble])
-        self.styles = glossaries.styles_of(preamble, src)
+        try:
+            self.styles = glossaries.styles_of(preamble, src)
+        except EntryError as err:
+            self.collect(err)
+            self.styles = dict(glossaries.DEFAULT_STYLES)
         self.known = {False: commands(KNOWN_TEXT) | self.macros, True: commands(KNOWN_MATH) | self.macros}
         self.plain = (self.known[False] & self.known[True]) - STRUCTURE
         entries, places, bodies = {}, {}, {}
         # \GlsXtrLoadResources' .bib files (not glossary_files: the preview reads those as .tex, a .bib save rebuilds)
-        records = bib2gls.resources(preamble, src, self.root, Source)
-        for source, found in [(source, entries_of(source, self.styles)) for source in sources] + records:
-            for key, at, options in found:
+        try:
+            records = bib2gls.resources(preamble, src, self.root, self.source)
+        except EntryError as err:
+            self.collect(err)
+            records, self.unread = [], True
+        found = [(source, entries_of(source, self.styles, self.mistakes, self.broken)) for source in sources]
+        for source, defined in found + records:
+            for key, at, options in defined:
                 if key in places:
-                    raise EntryError(f"{source.where(at)}: term {key!r} is defined twice (also at "
-                                     f"{places[key]}); keep one definition or rename one key")
+                    self.mistakes += fault(source.position(at), f"term {key!r} is defined twice (also at "
+                                           f"{places[key]})", "keep one definition or rename one key",
+                                           kind="duplicate-key").mistakes
+                    continue
                 places[key] = source.where(at)
-                entry, body = self.entry(source, key, at, options, declared)
-                entries[key], bodies[key] = entry, body
-        slugs = self.slugs(entries, places)
-        labels = self.labels(bodies, slugs)
-        self.check_references(bodies, places, labels)
+                try:
+                    entries[key], bodies[key] = self.entry(source, key, at, options, declared)
+                except EntryError as err:
+                    self.collect(err, key)
+        self.titles = {key: e["title"] for key, e in entries.items()}
+        found_slugs = slugs(self, entries, places, bodies)
+        found_labels = labels(self, bodies, found_slugs)
+        check_references(self, bodies, places, found_labels)
         for entry in entries.values():
-            entry["see_also"] = [slugs[k] if k in slugs else slug_of(k) for k in entry["see_also"]]
+            entry["see_also"] = [found_slugs.get(k) or slug_of(k) for k in entry["see_also"]]
+        # A term with a mistake of its own is left out; the others read as they would without it.
+        faulty = {m.term for m in self.mistakes} | self.broken
         return {
             "main": str(self.main),
             "root": str(self.root),
@@ -442,26 +440,33 @@ class Reader:
             "macro_files": macro_files,
             "bibliography": bib,
             "preamble": preamble,
-            "entries": {slugs[k]: entries[k] for k in sorted(entries, key=lambda k: slugs[k])},
-            "labels": labels,
+            "entries": {found_slugs[k]: entries[k] for k in sorted(entries, key=lambda k: found_slugs[k])
+                        if k not in faulty},
+            "labels": found_labels,
             "unknown": unknown_of(bodies),
+            "left_out": sorted(faulty - {None}),
+            # what is known of the terms left out that read (the draft preview's links to them)
+            "left_out_entries": {k: {f: entries[k][f] for f in ("title", "forms", "path", "line")}
+                                 for k in sorted(faulty & set(entries))},
         }
 
     def entry(self, src, key, at, options, declared):
         opts, places = {}, {}
         for name, value, voffset in options:
             if value is None:
-                raise EntryError(f"{src.where(voffset)}: term {key!r}: option {name!r} has no '=value'; "
-                                 "write name={...}")
+                glued = re.match(r"([A-Za-z]+)\{(.*)\}$", name, re.S)    # plural{...}: the '=' forgotten
+                raise fault(src.position(voffset), f"option {name!r} has no '=value'",
+                            f"write {glued[1]}={{{glued[2]}}}" if glued else f"write {name}={{...}}",
+                            term=key, kind="option")
             opts[name], places[name] = value, voffset
         for field in ("name", "description"):
             if field not in opts:
-                raise EntryError(f"{src.where(at)}: term {key!r}: no {field}= given; add {field}={{...}}")
+                raise fault(src.position(at), f"no {field}= given", f"add {field}={{...}}", term=key, kind="option")
         kind = opts.get("type", DEFAULT_TYPE)
-        if kind not in declared:
-            raise EntryError(f"{src.where(places['type'])}: term {key!r}: type={kind} names no glossary; "
-                             f"declare it with \\newglossary*{{{kind}}}{{Title}} in the main file or use one "
-                             f"of: {', '.join(sorted(declared))}")
+        if kind not in declared:   # told, and the description still read: its own mistakes are told too
+            self.mistakes += fault(src.position(places["type"]), f"type={kind} names no glossary",
+                                   f"declare it with \\newglossary*{{{kind}}}{{Title}} in the main file or use one "
+                                   f"of: {', '.join(sorted(declared))}", term=key, kind="no-glossary").mistakes
         body = Body(self, src, key, opts["description"], places["description"])
         text, see_also = body.normalised()
         return {
@@ -472,59 +477,6 @@ class Reader:
             "pictures": body.pictures, "graphics": body.graphics, "format": "latex",
             **({"sort": opts["sort"]} if opts.get("sort") else {}),
         }, body
-
-    def slugs(self, entries, places):
-        slugs, owner = {}, {}
-        for key in entries:
-            slug = slug_of(key)
-            if not slug:
-                raise EntryError(f"{places[key]}: term {key!r}: the key gives an empty slug; use letters or "
-                                 "digits in it")
-            if slug in owner:
-                raise EntryError(f"{places[key]}: term {key!r} and term {owner[slug]!r} "
-                                 f"({places[owner[slug]]}) have one slug {slug!r}; rename one key")
-            owner[slug], slugs[key] = key, slug
-            entries[key]["slug"] = slug
-        return slugs
-
-    def labels(self, bodies, slugs):
-        labels, places = {}, {}
-        for key, body in bodies.items():
-            for name, start, kind, number in body.labels:
-                if name in labels:
-                    raise EntryError(f"{body.where(start)}: term {key!r}: \\label{{{name}}} is defined twice "
-                                     f"(also at {places[name]}); rename one")
-                labels[name] = {"slug": slugs[key], "kind": kind, "number": number}
-                places[name] = body.where(start)
-        return dict(sorted(labels.items()))
-
-    def check_references(self, bodies, places, labels):
-        keys = sorted(places)
-        for key, body in bodies.items():
-            for name, start in body.gls:
-                if name not in places and self.base is not None and name in self.base_keys():
-                    if self.complete:
-                        raise EntryError(f"{body.where(start)}: term {key!r}: \\gls key {name!r} is a term of the "
-                                         "base edition but not of this one, and the edition must be complete "
-                                         "(complete: true); translate the term or drop complete:")
-                    self.fallback.add(name)
-                    continue
-                if name not in places:
-                    close = difflib.get_close_matches(name, keys, n=3, cutoff=0.6)
-                    hint = f"did you mean {', '.join(close)}?" if close else "define it or fix the key"
-                    raise EntryError(f"{body.where(start)}: term {key!r}: \\gls key {name!r} is not defined; "
-                                     f"{hint}")
-            for name, start, cmd in body.refs:
-                if name not in labels:
-                    close = difflib.get_close_matches(name, list(labels), n=3, cutoff=0.6)
-                    hint = f"did you mean {', '.join(close)}?" if close else "add the \\label or fix the name"
-                    raise EntryError(f"{body.where(start)}: term {key!r}: {cmd}{{{name}}} names a label that "
-                                     f"no entry defines; {hint}")
-
-
-    def base_keys(self):
-        return {e["key"] for e in self.base["entries"].values()}
-
 
 def unknown_of(bodies):
     """Unknown constructs over all bodies: count and first place, most frequent first."""
@@ -551,31 +503,75 @@ def read(main_path, base=None, complete=False):
                  "format": "latex"}} sorted by slug,
      "labels": {label: {"slug", "kind": "figure"|"equation"|"table", "number"}} sorted,
      "unknown": [{"construct", "count", "first": "file:line"}] most frequent first,
-     "declared": {glossary type: title}, "fallback_keys": [keys referred to that only `base` defines]}
+     "declared": {glossary type: title}, "fallback_keys": [keys referred to that only `base` defines],
+     "left_out": [keys of the terms with a mistake of their own (none: read() raises)]}
 
     An edition (a translation) is read with `base`, its base dictionary's read(): a main file that
     declares no glossary but the default takes the base's sections; a \\gls key only the base defines
-    is a fallback key (its reference links to the base's term), or an error when `complete`."""
-    return Reader(main_path, base, complete).read()
+    is a fallback key (its reference links to the base's term), or an error when `complete`.
+    Every mistake found is raised at once: glossary.errors.Mistakes."""
+    return raised(*check_main(main_path, base, complete))
+
+
+def read_main(main, root=None):
+    """The main file's structure, for the modules that read it alone (glossary.notation): (its Source,
+    preamble, declared {type: title}, inputs [(name, before \\begin{document}, "file:line")], sections,
+    bibliography); a mistake raises (glossary.errors.Mistakes)."""
+    src, found = Reader(main).open_main(), []
+    preamble, declared, inputs, sections, bib = document.read_main(src, found)
+    raised(None, found)
+    return src, preamble, declared, [(n, before, src.where(at)) for n, before, at in inputs], sections, bib
+
+
+def check_main(main_path, base=None, complete=False, overlay=None, lang=None):
+    """(read()'s dictionary of the terms that read without a mistake of their own, or None when the main
+    file cannot be read; [Mistake], each naming `lang`'s edition when given).  `overlay`: {absolute
+    path: text} read instead of those files (an editor's unsaved buffers)."""
+    reader = Reader(main_path, base, complete, overlay, lang)
+    dictionary = reader.read()
+    return dictionary, [replace(m, edition=lang) if lang else m for m in reader.mistakes]
+
+
+def raised(dictionary, mistakes):
+    if mistakes:
+        raise Mistakes(mistakes)
+    return dictionary
 
 
 def load(source_path):
     """read() of a .tex main file, or of the main a .yaml config names; "config" holds the config's
-    fields ({"main": path} alone for a .tex file). A demo for a key the dictionary lacks is an error."""
+    fields ({"main": path} alone for a .tex file). A demo for a key the dictionary lacks is a mistake;
+    every mistake is raised at once (glossary.errors.Mistakes)."""
+    return raised(*check_source(source_path))
+
+
+def check_source(source_path, overlay=None, base=None, complete=False, lang=None):
+    """load()'s dictionary (or None when neither the config nor the main file can be read) and its
+    mistakes, as check_main() gives them."""
     path = Path(source_path)
     if path.suffix == ".tex":
-        dictionary = read(path)
-        dictionary["config"] = {"main": str(path), "demos": {}}
-        return dictionary
+        dictionary, mistakes = check_main(path, base, complete, overlay, lang)
+        if dictionary is not None:
+            dictionary["config"] = {"main": str(path), "demos": {}}
+        return dictionary, mistakes
     if path.suffix not in (".yaml", ".yml"):
-        raise EntryError(f"{path}: a dictionary source is its main .tex file or a .yaml config naming it")
-    config = read_config(path)
-    dictionary = read(config["main"])
-    keys = {e["key"] for e in dictionary["entries"].values()}
+        return None, [Mistake(str(path), 1, 1, "a dictionary source is its main .tex file or a .yaml config "
+                              "naming it", "name one of them", kind="source")]
+    try:
+        config = read_config(path)
+    except EntryError as err:
+        return None, mistakes_of(err, "config", lang)
+    dictionary, mistakes = check_main(config["main"], base, complete, overlay, lang)
+    if dictionary is None:
+        return None, mistakes
+    keys = {e["key"] for e in dictionary["entries"].values()} | set(dictionary["left_out"])
+    lines = path.read_text(encoding="utf-8").splitlines()
     for key in config["demos"]:
         if key not in keys:
             close = difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.6)
-            hint = f"did you mean {', '.join(close)}?" if close else "use a term's key"
-            raise EntryError(f"{path}: demos.{key}: no term has the key {key!r}; {hint}")
+            line = next((n for n, text in enumerate(lines, 1) if text.strip().startswith(f"{key}:")), 1)
+            mistakes.append(Mistake(str(path), line, 1, f"demos.{key}: no term has the key {key!r}",
+                                    f"did you mean {', '.join(close)}?" if close else "use a term's key",
+                                    kind="demo", edition=lang))
     dictionary["config"] = config
-    return dictionary
+    return dictionary, mistakes

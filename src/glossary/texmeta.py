@@ -23,7 +23,7 @@ import unicodedata
 from pathlib import Path
 
 from glossary.readers.latex import glossaries
-from glossary.readers.latex.lexer import Source, argument, command_argument, cut_top, optional
+from glossary.readers.latex.lexer import Source, argument, command_argument, cut_top, encoding_of, optional
 
 # Spaces, dashes, quotes, a control word or symbol, braces, math, and runs of anything else.
 PIECE = re.compile(r"\\(?:[A-Za-z@]+\*?|[\s\S])|---|--|``|''|[{}$~%]|[^\\{}$~%`'-]+|[\s\S]")
@@ -270,7 +270,7 @@ def front_matter(text):
 def read(main_path):
     """What the main file says of the book (see the module's docstring)."""
     main = Path(main_path)
-    src = Source(main, main.name)
+    src = Source(main, main.name, encoding=encoding_of(main.read_bytes()))   # as texdict reads it: inputenc's
     text = src.text
     doc = text.find("\\begin{document}")
     title, part = command_argument(src, text, "title")

@@ -9,6 +9,7 @@ import yaml
 
 from glossary import assets
 from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
+from glossary.readers.latex.lexer import decode
 
 # A demo's csv and figures are declared as an entry.md declares them: one schema for both.
 ENTRY_PROPERTIES = yaml.safe_load(assets.path("workflow/schemas/entry.schema.yaml")
@@ -93,7 +94,8 @@ def read_config(yaml_path):
     (normalised, not made absolute) and "path" the YAML file itself."""
     path = Path(yaml_path)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
+        # a byte that is not UTF-8: a Mistake naming its line, column and bytes (YAML files are UTF-8)
+        data = yaml.load(decode(path.read_bytes(), str(path)), Loader=StrictLoader)
     except FileNotFoundError:
         raise EntryError(f"{path}: no such file; write the dictionary's config there") from None
     except FrontMatterError as err:

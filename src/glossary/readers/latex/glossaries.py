@@ -22,7 +22,7 @@ forms are kept as "short" and "long".
 """
 import re
 
-from glossary.entries import EntryError
+from glossary.errors import EntryError, fault, mistakes_of
 from glossary.readers.latex.lexer import SPACE, argument, commands, optional, options_group, skip_space, split_options
 
 # Commands that name glossary keys (glossaries and glossaries-extra); \Gls... and \GLS... variants too.
@@ -86,24 +86,52 @@ def styles_of(preamble, src):
     for m in STYLE.finditer(preamble):
         style = m.group(2).strip()
         if style not in STYLES:
-            raise EntryError(f"{src.where(m.start())}: \\setabbreviationstyle{{{style}}}: the reader knows the styles "
-                             f"{', '.join(sorted(STYLES))}; use one of them")
+            raise fault(src.position(m.start()), f"\\setabbreviationstyle{{{style}}}: the reader knows the styles "
+                        f"{', '.join(sorted(STYLES))}", "use one of them", kind="abbreviation-style")
         styles[(m.group(1) or "abbreviation").strip()] = style
     return styles
 
 
-def entries_of(src, styles=None):
+# The key of a definition that could not be read (its braces, its options): "{key}" after any [options].
+KEY_AFTER = re.compile(r"\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+
+
+def entries_of(src, styles=None, mistakes=None, broken=None):
     """The terms one file defines, in order: [(key, offset, [(option, value, value's offset)])], every
-    way of defining one read into \\newglossaryentry's options (see the module's docstring)."""
-    text, found, last_end = src.text, [], 0
+    way of defining one read into \\newglossaryentry's options (see the module's docstring).  A mistake
+    raises, unless `mistakes` (a list) collects it: then the broken definition is skipped, its key
+    added to `broken` (a set: its references are no mistakes), and the reading goes on after it."""
+    text, found, last_end, skipped = src.text, [], 0, False
     styles = styles or DEFAULT_STYLES
+
+    def collect(err, key):
+        if mistakes is None:
+            raise err
+        mistakes.extend(mistakes_of(err))
+        if key:
+            broken.add(key)
+
     for m in DEFINE.finditer(text):
         if m.start() < last_end:
             continue
-        check_between(src, found, last_end, m.start())
-        key, options, last_end = READERS[m.group(1)](src, m, styles)
-        found.append((key.strip(), m.start(), options))
-    check_between(src, found, last_end, len(text))
+        if not skipped:   # after a skipped definition its unread options are no stray text
+            try:
+                check_between(src, found, last_end, m.start())
+            except EntryError as err:
+                collect(err, found.pop()[0])   # the entry whose braces closed early goes
+        try:
+            key, options, last_end = READERS[m.group(1)](src, m, styles)
+            found.append((key.strip(), m.start(), options))
+            skipped = False
+        except EntryError as err:
+            mine = KEY_AFTER.match(text, m.end())
+            collect(err, mine.group(1).strip() if mine else None)
+            last_end, skipped = m.end(), True
+    if not skipped:
+        try:
+            check_between(src, found, last_end, len(text))
+        except EntryError as err:
+            collect(err, found.pop()[0])
     return found
 
 
@@ -113,12 +141,16 @@ def options_at(src, m, key, pos, long=False):
     text, command = src.text, m.group(0)
     ostart = skip_space(text, pos)
     if ostart >= len(text) or text[ostart] != "{":
-        raise EntryError(f"{src.where(m.start())}: term {key!r}: {command}{{{key}}} needs its "
-                         "options in braces: {name={...}, description={...}}")
+        raise fault(src.position(m.start()), f"{command}{{{key}}} needs its options in braces",
+                    "write {name={...}, description={...}}", term=key, kind="syntax")
     oend, options = options_group(text, ostart)
     if oend is None:
-        raise EntryError(f"{src.where(m.start())}: term {key!r}: the braces of this entry do not close "
-                         f"before the end of {src.rel}; add the missing '}}'")
+        after = DEFINE.search(text, ostart)
+        what = f"the braces of this entry do not close before the end of {src.rel}" + (
+            f" (so the next {after.group(0)}, line {src.line(after.start())}, would be read as part of it)"
+            if after else "")
+        raise fault(src.position(m.start()), what, "add the missing '}' in this entry", term=key,
+                    kind="unbalanced-braces")
     check_inside(src, m, key, ostart, oend)
     return oend, options
 
@@ -127,14 +159,14 @@ def check_inside(src, m, key, start, end):
     """No other definition between start and end, and no blank line from the definition to end."""
     inner = DEFINE.search(src.text, start, end)
     if inner:
-        raise EntryError(f"{src.where(m.start())}: term {key!r}: the braces of this entry do not close "
-                         f"before the next {inner.group(0)} (line {src.line(inner.start())}); add the "
-                         "missing '}' in this entry")
+        raise fault(src.position(m.start()), f"the braces of this entry do not close before the next "
+                    f"{inner.group(0)} (line {src.line(inner.start())})", "add the missing '}' in this entry",
+                    term=key, kind="unbalanced-braces")
     blank = BLANK_LINE.search(src.text, m.start(), end)
     if blank:
-        raise EntryError(f"{src.rel}:{src.line(blank.start()) + 1}: term {key!r}: blank line inside the "
-                         f"entry (it starts on line {src.line(m.start())}); the options are not \\long, "
-                         "so remove the blank line and separate paragraphs with \\\\")
+        raise fault(src.position(blank.start() + 1), f"blank line inside the entry (it starts on line "
+                    f"{src.line(m.start())})", "the options are not \\long, so remove the blank line and "
+                    "separate paragraphs with \\\\", term=key, kind="blank-line")
 
 
 def new_glossary_entry(src, m, styles):
@@ -216,9 +248,10 @@ def check_between(src, found, start, end):
     stray = src.text[start:end].strip(SPACE)
     if found and stray and (stray[0] in ",}" or re.match(r"[a-z]+\s*=", stray)):
         key, at, _ = found[-1]
-        raise EntryError(f"{src.where(start)}: term {key!r}: text after the entry's closing brace "
-                         f"({stray[:30]!r}): its braces close too early; remove the stray '}}' between line "
-                         f"{src.line(at)}, where the entry starts, and here")
+        raise fault(src.position(start), f"text after the entry's closing brace "
+                    f"({' '.join(stray[:40].split())!r}): its braces close too early",
+                    f"remove the stray '}}' between line {src.line(at)}, where the entry starts, and here", term=key,
+                    kind="unbalanced-braces")
 
 
 def forms_of(opts, title):

@@ -3,7 +3,7 @@ suffixes pdflatex tries."""
 import re
 from pathlib import Path
 
-from glossary.entries import EntryError
+from glossary.errors import EntryError, fault
 from glossary.readers.latex.lexer import commands
 
 SUFFIXES = ("", ".png", ".jpg", ".jpeg", ".pdf")
@@ -16,15 +16,34 @@ COMMANDS = TEXT
 
 def resolve(root, name, where, key):
     """The path (relative to root, with its suffix) of the graphic `name`; missing, or absolute (not the
-    dictionary's): an EntryError."""
+    dictionary's): a Mistake at `where` (a lexer Position, or a "file:line" text)."""
     if Path(name).is_absolute() or name.startswith("~"):
-        raise EntryError(f"{where}: term {key!r}: \\includegraphics{{{name}}}: an absolute path, outside the "
-                         "dictionary's folder; move the file into the folder and name it relative to the main file")
+        return _fail(where, key, f"\\includegraphics{{{name}}}: an absolute path, outside the dictionary's folder",
+                     "move the file into the folder and name it relative to the main file", "outside-folder")
     for suffix in SUFFIXES:
         if (Path(root) / (name + suffix)).is_file():
             return Path(name + suffix).as_posix()
-    raise EntryError(f"{where}: term {key!r}: \\includegraphics{{{name}}}: no such file under the "
-                     "dictionary's folder (tried .png, .jpg, .pdf); fix the path or add the file")
+    near = nearby(root, name, SUFFIXES)
+    fix = f"did you mean {near}? (paths are relative to the main file's folder)" if near else \
+        "fix the path or add the file"
+    what = f"\\includegraphics{{{name}}}: no such file under the dictionary's folder (tried .png, .jpg, .pdf)"
+    return _fail(where, key, what, fix, "missing-file")
+
+
+def _fail(where, key, what, fix, kind):
+    if isinstance(where, str):
+        raise EntryError(f"{where}: term {key!r}: {what}; {fix}")
+    raise fault(where, what, fix, term=key, kind=kind)
+
+
+def nearby(root, name, suffixes=("",)):
+    """`name` as a path from root to a folder up to two levels above it where the file is (an edition's
+    folder names the base dictionary's assets so), or None."""
+    for up in ("../", "../../"):
+        for suffix in suffixes:
+            if (Path(root) / up / (name + suffix)).is_file():
+                return up + name
+    return None
 
 
 def files(root, tex, where, key):

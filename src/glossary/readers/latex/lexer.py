@@ -17,14 +17,16 @@ thing everywhere:
     end, items = options_group(text, start)   # {key=value, ...} in one pass
     for token in tokens(src): ...        # Token(kind, text, start, end) with .position(src)
 
-A group that does not close is glossary.entries.EntryError naming the file, line and the fix.
+A group that does not close is glossary.errors.Mistakes naming the file, line, column and the fix.
+A file is read as UTF-8 unless the main file declares another encoding with inputenc (`encoding_of`),
+as LaTeX reads it; a byte that is not of the encoding is a Mistake naming its line, column and bytes.
 """
 import bisect
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from glossary.entries import EntryError
+from glossary.errors import fault
 
 # A `%` comment, or the two escapes that decide whether a `%` starts one: `\\%` is no comment,
 # `\\\\%` (a line break) is followed by one.
@@ -42,6 +44,16 @@ COMMA = re.compile(r"(?<!\\),")
 # What TeX skips between a command and its arguments (a `%` is where a comment was).
 SPACE = " \t\n%"
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
+# \usepackage[enc]{inputenc} on a line of its own (not after a `%`), read from the file's bytes.
+INPUTENC = re.compile(rb"(?m)^[^%\n]*\\usepackage\s*\[([^\]]*)\]\s*\{inputenc\}")
+# inputenc's encodings (its .def files) and Python's codec of each.
+ENCODINGS = {
+    "utf8": "utf-8", "ascii": "ascii", "latin1": "latin-1", "latin2": "iso8859-2", "latin3": "iso8859-3",
+    "latin4": "iso8859-4", "latin5": "iso8859-9", "latin9": "iso8859-15", "latin10": "iso8859-16",
+    "ansinew": "cp1252", "cp1252": "cp1252", "cp1250": "cp1250", "cp1251": "cp1251", "cp1257": "cp1257",
+    "cp437": "cp437", "cp437de": "cp437", "cp850": "cp850", "cp852": "cp852", "cp858": "cp858",
+    "cp865": "cp865", "cp866": "cp866", "koi8-r": "koi8-r", "applemac": "mac-roman", "macce": "mac-latin2",
+}
 
 
 @dataclass(frozen=True)
@@ -73,9 +85,9 @@ class Source:
     """One file as opened: its comment-stripped text (same lines; a comment-only line keeps its `%`,
     so only a really blank line looks blank) and its line starts."""
 
-    def __init__(self, path, rel, text=None):
+    def __init__(self, path, rel, text=None, encoding="utf-8"):
         self.path, self.rel = Path(path), rel
-        self.raw = self.path.read_text(encoding="utf-8") if text is None else text
+        self.raw = decode(read_bytes(self.path, rel), rel, encoding) if text is None else text
         self.text = strip_comments(self.raw)
         self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
 
@@ -92,6 +104,44 @@ class Source:
 
     def where(self, offset):
         return f"{self.rel}:{self.line(offset)}"
+
+
+def read_bytes(path, rel):
+    """A file's bytes; one that cannot be read (permissions, a folder) is a Mistake."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as err:
+        raise fault(Position(rel, 1, 1), f"cannot be read ({err.strerror})", "check that it is a file you can read",
+                    kind="unreadable") from None
+
+
+def encoding_of(data):
+    """Python's codec for the file whose bytes are `data`: the last encoding its
+    \\usepackage[...]{inputenc} names (LaTeX reads every later file in it too), else UTF-8."""
+    found = "utf-8"
+    for m in INPUTENC.finditer(data):
+        for name in m.group(1).decode("ascii", "replace").split(","):
+            found = ENCODINGS.get(name.strip(), found)
+    return found
+
+
+def decode(data, rel, encoding="utf-8"):
+    """A file's bytes as text; a byte sequence the encoding has no character for is a Mistake at its
+    line and column (in characters of the text before it) naming the bytes and the fix."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        before = data[:err.start].decode(encoding, errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        name = "UTF-8" if encoding == "utf-8" else encoding
+        fix = f"save the file as {name}"
+        if encoding == "utf-8" and rel.endswith(".tex"):
+            fix += " (or declare the encoding it is in in the main file: \\usepackage[latin1]{inputenc})"
+        elif encoding != "utf-8":
+            fix += ", the encoding the main file declares with inputenc"
+        raise fault(Position(rel, line, column), f"the bytes {data[err.start:err.end]!r} are not {name} "
+                    f"({err.reason})", fix, kind="encoding") from None
 
 
 class Part:
@@ -139,11 +189,11 @@ def group_end(text, start):
 
 
 def closing(text, start, src, what):
-    """group_end, a group that does not close an EntryError at its place."""
+    """group_end, a group that does not close a Mistake at its place."""
     end = group_end(text, start)
     if end is None:
-        raise EntryError(f"{src.where(start)}: {what}: the braces opened here do not close before the end of "
-                         f"{src.rel}; add the missing '}}' (or remove a stray '{{')")
+        raise fault(src.position(start), f"{what}: the braces opened here do not close before the end of "
+                    f"{src.rel}", "add the missing '}' (or remove a stray '{')", kind="unbalanced-braces")
     return end
 
 
