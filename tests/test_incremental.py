@@ -196,3 +196,11 @@ def test_publish_takes_the_listed_files_and_prunes_the_staged_tree(tmp_path):
     with pytest.raises(publish.Unbuilt, match="terms/b.html"):
         publish.publish(staged, site)
     assert tree_bytes(site) == before and (staged / "terms/stale.html").is_file()
+
+
+def test_a_dry_run_publishes_nothing_and_succeeds(tmp_path):
+    """`-- --dry-run` plans the build and stops: no site/ is made, and the run is no failure."""
+    run = build(REPO, "--source", str(FIXTURE / "dictionary.yaml"), "--out", str(tmp_path), "--", "--dry-run")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "a dry run" in run.stdout and "Traceback" not in run.stderr
+    assert not (tmp_path / "site").exists()

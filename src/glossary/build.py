@@ -41,6 +41,8 @@ MAX_LINES = 10
 REPORT_END = re.compile(r"\d+ mistakes?: ")
 # How many further failed jobs a summary names, one line each (the mistakes' own cap).
 SHOWN_JOBS = errors.SHOWN
+# Snakemake's flags for a run that only plans: nothing to publish after it.
+DRY_RUN = {"-n", "--dry-run", "--dryrun"}
 # Builds shorter than this show no estimate of the time left.
 ETA_AFTER = 3.0
 
@@ -504,6 +506,9 @@ def main(argv=None):
                             print("\n".join(outcome.summary), file=sys.stderr)
                             print(f"{site_shown}/ was left as it was.", file=sys.stderr)
                             return 1
+            if DRY_RUN & set(args.snakemake_args):
+                print(f"a dry run: nothing was built, {site_shown}/ was left as it was")
+                return 0
             try:
                 changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]})
             except publish.Unbuilt as err:     # a dry run, --until: the plan's site is not all there

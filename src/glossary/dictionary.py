@@ -265,9 +265,8 @@ def citation_mistakes(read, bib, lang=None):
     words of glossary.citations.check), at its line and column."""
     cites, lines = [], {}
     for e in read["entries"].values():
-        model = {"body": e["body"], "body_format": "latex", "body_line": e["body_line"], "path": e["path"],
-                 "key": e["key"]}
-        cites += citations_of(model)
+        # the model's citations, at the file as the author names it (the model's path is whole)
+        cites += [dict(c, path=e["path"]) for c in citations_of(as_model(e, read["root"]))]
     if not cites:
         return []
     if not bib or not Path(bib).is_file():

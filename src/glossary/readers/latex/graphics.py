@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from glossary.errors import EntryError, fault
-from glossary.readers.latex.lexer import commands
+from glossary.readers.latex.lexer import Position, commands
 
 SUFFIXES = ("", ".png", ".jpg", ".jpeg", ".pdf")
 NL = "\n"
@@ -47,8 +47,16 @@ def nearby(root, name, suffixes=("",)):
 
 
 def files(root, tex, where, key):
-    """The files the \\includegraphics of a piece of TeX read (`where`: the TeX's start, file:line;
-    each told at its own line)."""
+    """The files the \\includegraphics of a piece of TeX read (`where`: the TeX's start, a lexer Position
+    or a "file:line" text; each told at its own line)."""
+    return [resolve(root, m.group(1).strip(), _at(where, tex, m.start()), key) for m in INCLUDE.finditer(tex)]
+
+
+def _at(where, tex, offset):
+    """`where` moved on to `offset` into tex."""
+    lines = tex.count(NL, 0, offset)
+    if isinstance(where, Position):
+        column = offset - tex.rfind(NL, 0, offset) if lines else where.column + offset
+        return Position(where.file, where.line + lines, column)
     start = re.search(r":(\d+)(:\d+)?$", where)
-    at = lambda m: f"{where[:start.start()]}:{int(start.group(1)) + tex.count(NL, 0, m.start())}" if start else where
-    return [resolve(root, m.group(1).strip(), at(m), key) for m in INCLUDE.finditer(tex)]
+    return f"{where[:start.start()]}:{int(start.group(1)) + lines}" if start else where
