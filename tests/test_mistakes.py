@@ -132,3 +132,21 @@ def test_overlay_text_replaces_a_file(tmp_path):
     read, found = dictionary.check(FIXTURE / "dictionary.yaml", overlay={str(path): text})
     assert [m.kind for m in found] == ["undefined-key"] and "learningrat" in found[0].what
     assert dictionary.check(FIXTURE / "dictionary.yaml")[1] == []
+
+
+def test_a_yaml_fields_mistake_names_the_fields_line(tmp_path):
+    """A mistake in the YAML file (a demo outside the dictionary's folder) is told at its field's line and
+    column, its words once: not at line 1, not with the file named twice."""
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+    config = root / "dictionary.yaml"
+    text = config.read_text(encoding="utf-8")
+    assert "script: demos/gd_demo.py" in text
+    config.write_text(text.replace("script: demos/gd_demo.py", "script: ../gd_demo.py", 1), encoding="utf-8")
+    _, found = dictionary.check(config)
+    assert len(found) == 1, errors.report(found)
+    m = found[0]
+    lines = config.read_text(encoding="utf-8").splitlines()
+    assert lines[m.line - 1][m.column - 1:].startswith("script: ../gd_demo.py"), m
+    assert m.what.startswith("demos.gd.script: '../gd_demo.py' is outside") and str(config) not in m.what, m
+    assert "move the file into it" in m.fix, m

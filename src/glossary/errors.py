@@ -81,7 +81,7 @@ def mistakes_of(err, kind="mistake", edition=None):
             found = [Mistake(m["file"], int(m["line"]), int(m["column"] or 1), m["what"], m["fix"] or "",
                              term=m["term"], kind=kind)]
         else:
-            found = [Mistake(str(err).split(":", 1)[0], 1, 1, str(err), "", kind=kind)]
+            found = [told_at_field(str(err), kind)]
     return [replace(m, edition=edition) if edition and not m.edition else m for m in found]
 
 
@@ -89,3 +89,38 @@ def fault(position, what, fix, term=None, kind="mistake"):
     """Mistakes([one]) at a position (anything with file, line and column: the lexer's Position), for
     a check that cannot go on with its construct; the reader that collects catches it."""
     return Mistakes([Mistake(position.file, position.line, position.column, what, fix, term=term, kind=kind)])
+
+
+# A config's EntryError: "file: field: problem; fix", the field dotted (demos.gd.script, figures[0].name).
+FIELD = re.compile(r"(?s)^(?P<file>[^\n:]+?): (?P<field>[A-Za-z_][\w.\[\]-]*): (?P<what>.*?)(?:; (?P<fix>[^;]*))?$")
+
+
+def told_at_field(message, kind):
+    """A Mistake of a message that names a file and, for a YAML file, a field: at the field's line."""
+    m = FIELD.match(message)
+    if not m:
+        file, _, rest = message.partition(": ")
+        what, _, fix = rest.rpartition("; ") if "; " in rest else (rest, "", "")
+        return Mistake(file, 1, 1, what or message, fix, kind=kind)
+    line, column = field_position(m["file"], m["field"])
+    return Mistake(m["file"], line, column, f"{m['field']}: {m['what']}", m["fix"] or "", kind=kind)
+
+
+def field_position(path, field):
+    """The line and column of a dotted field (demos.gd.script) in a YAML file, each key looked for below
+    the one before it; (1, 1) when the file or a key is not found."""
+    try:
+        lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    except OSError:
+        return 1, 1
+    at, column = 0, 1
+    for name in re.sub(r"\[\d+\]", "", field).split("."):
+        key = re.compile(r"^(?P<lead>[\s-]*|.*[{,]\s*)" + re.escape(name) + r"\s*:")
+        for i in range(at, len(lines)):
+            hit = key.match(lines[i])
+            if hit:
+                at, column = i, len(hit["lead"]) + 1
+                break
+        else:
+            return (at + 1, column) if at else (1, 1)
+    return at + 1, column
