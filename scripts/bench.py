@@ -17,6 +17,9 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
   dictionary  the real dictionary (../shared/adictml; scripts/bench_dictionary.py): the authors'
          latexmk, the clean build of its site against it, peak memory, the no-op, a one-word edit
          through `make site` and through the preview; skipped, with the reason, when absent
+  large  about 5,000 terms made from the real dictionary (scripts/bench_large.py,
+         scripts/synthetic_dictionary.py): the reader's check, the dry run of the clean build (parse,
+         plan, DAG: time, jobs, peak memory); skipped, with the reason, when absent
   lsp    the language server on the real dictionary (scripts/bench_lsp.py): a diagnostic's latency
          after an unsaved edit, a completion's, a hover's; skipped, with the reason, when absent
   mistakes  after the dictionary part, one run of the German edition as its authors keep it, which
@@ -35,7 +38,8 @@ Settings, from the environment (`make bench N="10 50"`):
              medians are shown, and their ratio)
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
-  PARTS      "repo scale dictionary lsp" (default all four)
+  PARTS      "repo scale dictionary large lsp" (default all five)
+  LARGE_N    the large part's term count (default 5000)
   BENCH_DICTIONARY  0: skip the dictionary part (default 1)
   BENCH_AUDIT 0: skip the audit's rows (default 1)
   BENCH_DIR  build there and keep it (default: a temporary folder, removed)
@@ -403,7 +407,7 @@ def audit_rows(base):
 
 
 def main():
-    parts = os.environ.get("PARTS", "repo scale dictionary lsp").split()
+    parts = os.environ.get("PARTS", "repo scale dictionary large lsp").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
     dry = [int(x) for x in os.environ.get("N_DRY", "200").split()]
     cores = int(os.environ.get("CORES", "2"))
@@ -429,6 +433,10 @@ def main():
             audit_rows(base)
             import bench_mistakes
             bench_mistakes.mistakes_part(row, base)
+        if "large" in parts:
+            sys.path.insert(0, str(REPO / "scripts"))
+            import bench_large
+            bench_large.large_part(row, base, cores)
         if "lsp" in parts:
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_lsp
