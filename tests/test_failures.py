@@ -141,7 +141,7 @@ def test_missing_pgfplots_is_named_with_its_debian_package(tmp_path, monkeypatch
                                        "apt-get install texlive-pictures")
 
 
-def test_summary_of_many_failures_stays_short(tmp_path):
+def test_summary_of_many_failures_stays_short(tmp_path, monkeypatch):
     logs = []
     for i in range(6):
         log = tmp_path / f"logs/train/e{i}.log"
@@ -153,6 +153,7 @@ def test_summary_of_many_failures_stays_short(tmp_path):
         logs += [{"event": "job_info", "jobid": i, "rule_name": "train", "rule_msg": f"e{i}: train the model"},
                  {"event": "job_error", "jobid": i, "rule_name": "train", "rule_msg": None,
                   "log": [f"logs/train/e{i}.log"]}]
+    monkeypatch.setattr(build, "INVOKED", tmp_path)       # the user runs the build where it builds
     lines = build.failure_summary(logs, root=tmp_path)
     summary = "\n".join(lines)
     # the first failure's account stays short; each further one (--keep-going) is one line with its error
@@ -162,6 +163,9 @@ def test_summary_of_many_failures_stays_short(tmp_path):
                          "      assert False, 'no'", "  AssertionError: no"]
     assert lines[len(first):] == [f"also failed: rule train (e{i}: train the model): AssertionError: no; "
                                   f"log: logs/train/e{i}.log" for i in range(1, 6)], summary
+    # run from the folder above (glossary build into _build/, make site OUT=): the logs are named from there
+    monkeypatch.setattr(build, "INVOKED", tmp_path.parent)
+    assert build.failure_summary(logs, root=tmp_path)[-1].endswith(f"log: {tmp_path.name}/logs/train/e5.log")
 
 
 def test_entry_error_before_any_job_is_one_line(tmp_path):

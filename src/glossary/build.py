@@ -33,6 +33,8 @@ from glossary import assets, catalog, dictionary, editions, errors, jsonio, plan
 from glossary.entries import split_front_matter
 
 STAGED, SITE = publish.STAGED, publish.SITE
+# The folder the user ran the build from (it may run elsewhere: --out): the logs it names are shown from here.
+INVOKED = Path.cwd()
 # Held by the running build (and its Snakemake) for as long as they live: the kernel
 # lets go of it when they die, however they die.
 LOCK = Path(plan.LOCK)
@@ -226,11 +228,12 @@ def failure_summary(events, stderr="", root=None):
     more = []
     for n, job in enumerate(jobs):
         rule, logs = job.get("rule_name"), [str(log) for log in job.get("log") or []]
+        shown_logs = [shown(root / log, INVOKED) for log in logs]
         what = job.get("rule_msg") or messages.get(job.get("jobid")) or ", ".join(job.get("output") or [])
         if n > 0:   # --keep-going: every failed job of the run, each with its own error in one line
             told = next((t for t in (told_error(root / log, root) for log in logs) if t), None)
             more.append(f"also failed: rule {rule} ({what})" + (f": {told}" if told else "")
-                        + (f"; log: {logs[0]}" if logs else ""))
+                        + (f"; log: {shown_logs[0]}" if logs else ""))
             continue
         lines.append(f"error: rule {rule} failed ({what})")
         detail = []
@@ -242,7 +245,7 @@ def failure_summary(events, stderr="", root=None):
             detail = [job["shellcmd"].strip()]
         lines += ["  " + line for line in detail]
         if logs and not any("log: " in line for line in detail):
-            lines.append(f"  log: {', '.join(logs)}")
+            lines.append(f"  log: {', '.join(shown_logs)}")
     if not jobs:
         failed = [e for e in events if e.get("event") == "error"]
         if failed:
