@@ -103,6 +103,10 @@ def test_a_folder_without_a_dictionary_is_told(glossary, tmp_path):
     assert told.returncode == 1
     assert f"error: no dictionary in {tmp_path.resolve()}" in told.stderr and "--source" in told.stderr
     assert not (tmp_path / "_build").exists()
+    # the installed package's messages name its own commands, not a clone's make targets
+    served = run(glossary, "mcp", cwd=tmp_path, timeout=60)
+    assert "`glossary build` in the dictionary's folder" in served.stderr, served.stderr
+    assert "make site" not in served.stderr
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ paths hold in both.
     ROOT         the folder of the Snakefile
     SRC          the folder that holds the glossary package (a clone's src/, or site-packages)
     path(name)   one of ROOT's files, e.g. path("templates/notation.sty")
+    command(n)   what a message tells the user to run ("make site" in a clone, "glossary build" installed)
 """
 from pathlib import Path
 
@@ -23,6 +24,14 @@ SOURCES = ("Snakefile", "config.yaml", "requirements.lock", "profiles", "workflo
            "entries")
 # The same for an installed package: its two packages under SRC (the copy of ROOT is inside glossary/).
 PACKAGES = ("glossary", "snakemake_logger_plugin_glossary")
+# What a message tells the user to run: a clone's make target, or the installed package's command.
+COMMANDS = {"site": ("make site", "glossary build"), "manifest": ("make manifest", "glossary verify --update")}
+
+
+def command(name):
+    """The command that does `name` (a COMMANDS key) where the project runs: make in a clone, glossary
+    installed."""
+    return COMMANDS[name][0 if CLONE else 1]
 
 
 def path(name):

@@ -26,9 +26,10 @@ from glossary import assets, citations, reading
 SCHEME = "glossary"
 # The IEEE style the build formats every reference with (rules terms and print).
 CSL = assets.path("templates/csl/ieee.csl")
-HOW_TO_BUILD = ("build one first: `make site` in a clone of the glossary project (or `python -m glossary.build "
-                "--source <your dictionary.yaml> --out <folder>`, then the site is <folder>/site), "
-                "and start the server in the folder holding site/ or with --site <the site folder>")
+HOW_TO_BUILD = (f"build one first: `{assets.command('site')}`" + (
+    " in a clone of the glossary project (or `python -m glossary.build --source <your dictionary.yaml> --out "
+    "<folder>`, then the site is <folder>/site)" if assets.CLONE else " in the dictionary's folder (the site is "
+    "_build/site)") + ", and start the server in the folder holding site/ or with --site <the site folder>")
 HTML_LANG = re.compile(r'<html lang="([^"]+)"')
 # A Markdown link or image target: "](target)"; the site writes them without titles or spaces.
 MD_LINK = re.compile(r"\]\(([^()\s]+)\)")

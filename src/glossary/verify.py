@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from glossary import entries, jsonio, numeric, plan, publish
+from glossary import assets, entries, jsonio, numeric, plan, publish
 from glossary.entries import EntryError
 
 MANIFEST = "site.manifest.json"
@@ -399,7 +399,7 @@ def main(argv=None, repo_default=None):
     if args.update:
         site = args.site or repo / "site"
         if not site.is_dir():
-            print(f"verify: {site} does not exist; run `make site` first", file=sys.stderr)
+            print(f"verify: {site} does not exist; run `{assets.command('site')}` first", file=sys.stderr)
             return 2
         manifest = manifest_of(site)
         write_manifest(manifest_path, manifest)
@@ -408,7 +408,8 @@ def main(argv=None, repo_default=None):
         return 0
 
     if not manifest_path.is_file():
-        print(f"verify: no manifest {manifest_path}; make one with `make manifest`", file=sys.stderr)
+        print(f"verify: no manifest {manifest_path}; make one with `{assets.command('manifest')}`",
+              file=sys.stderr)
         return 2
     try:
         manifest = read_manifest(manifest_path)
