@@ -16,7 +16,7 @@ from pygls import uris
 from pygls.exceptions import JsonRpcException
 from test_editions import FIXTURE
 
-from glossary import citations, dictionary, lspindex, texdict
+from glossary import citations, cli, dictionary, lspindex, texdict
 from glossary.entries import EntryError
 from glossary.lspclient import Session, where
 
@@ -26,8 +26,15 @@ GERMAN = "de/TinyDict_Glossary_German.tex"
 
 @pytest.fixture
 def folder(tmp_path):
-    shutil.copytree(FIXTURE, tmp_path / "dict")
-    return tmp_path / "dict"
+    """A copy of the fixture as an author keeps it: one dictionary.yaml (the one `glossary build` takes
+    too) naming its editions and its demo."""
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+    demos = (root / "dictionary.yaml").read_text(encoding="utf-8").split("demos:", 1)[1]
+    (root / "dictionary.yaml").write_text((root / "editions.yaml").read_text(encoding="utf-8") + "demos:" + demos,
+                                          encoding="utf-8")
+    (root / "editions.yaml").unlink()
+    return root
 
 
 def talk(folder, conversation, source=None):
@@ -71,7 +78,7 @@ def test_a_wrong_key_typed_is_the_builds_own_mistake_and_goes_when_mended(folder
     shutil.copytree(folder, copy)
     (copy / MODELS).write_text(broken, encoding="utf-8")
     with pytest.raises(EntryError) as error:
-        texdict.load(copy / "editions.yaml")
+        texdict.load(copy / "dictionary.yaml")
     line, said = first_error(error.value)
 
     async def conversation(s):
@@ -370,3 +377,15 @@ def test_a_folder_without_a_dictionary_answers_nothing_and_says_why(tmp_path):
     hover, completion, logged = talk(tmp_path, conversation)
     assert (hover, completion) == (None, None)
     assert any("no dictionary in" in m for m in logged)
+
+
+def test_the_server_takes_the_dictionary_glossary_build_takes(tmp_path):
+    """One rule (glossary.readers.latex.config.sources_in) for the language server and `glossary build`:
+    dictionary.yaml before another YAML file, a YAML file before the main .tex file."""
+    root = tmp_path / "d"
+    shutil.copytree(FIXTURE, root)        # dictionary.yaml and editions.yaml
+    assert lspindex.find(root).source == cli.find_source(root).resolve() == (root / "dictionary.yaml").resolve()
+    (root / "dictionary.yaml").unlink()
+    assert lspindex.find(root).source == cli.find_source(root).resolve() == (root / "editions.yaml").resolve()
+    (root / "editions.yaml").unlink()
+    assert lspindex.find(root).source == cli.find_source(root).resolve() == (root / "TinyDict_Main.tex").resolve()

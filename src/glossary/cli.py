@@ -16,13 +16,12 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
 from glossary import assets, build, dictionary, plan, preview, verify
+from glossary.readers.latex import config
 
 # The build's folder in a dictionary's repository (results/, logs/ and the site under it), as Sphinx's _build.
 OUT = "_build"
-YAML_FILE = "dictionary.yaml"
+YAML_FILE = config.YAML_FILE
 COMMANDS = {
     "build": "build the dictionary's site into OUT/site (default: _build/site)",
     "serve": "the live preview on 127.0.0.1 (builds in OUT; never writes OUT/site)",
@@ -37,41 +36,16 @@ class NoDictionary(Exception):
     """The current folder holds no dictionary, or more than one: the message says which to name."""
 
 
-def main_files(folder):
-    """The glossaries-extra main files in `folder`: .tex files that open a document using glossaries."""
-    found = []
-    for tex in sorted(Path(folder).glob("*.tex")):
-        text = tex.read_text(encoding="utf-8", errors="replace")
-        if "\\documentclass" in text and "glossaries" in text:
-            found.append(tex)
-    return found
-
-
-def yaml_files(folder):
-    """The YAML files in `folder` that name a main file (`main: X.tex`), as the build's YAML file does."""
-    found = []
-    for path in sorted([*Path(folder).glob("*.yaml"), *Path(folder).glob("*.yml")]):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError):
-            continue    # not a dictionary's YAML file: another tool's
-        if isinstance(data, dict) and str(data.get("main", "")).endswith(".tex"):
-            found.append(path)
-    return found
-
-
 def find_source(folder="."):
-    """The dictionary the current folder holds: its YAML file, else its main .tex file."""
+    """The dictionary the current folder holds (config.sources_in): its YAML file, else its main .tex file."""
     folder = Path(folder)
-    if (folder / YAML_FILE).is_file():
-        return folder / YAML_FILE
-    for candidates in (yaml_files(folder), main_files(folder)):
-        if len(candidates) == 1:
-            return candidates[0]
-        if candidates:
-            names = ", ".join(p.name for p in candidates)
-            raise NoDictionary(f"{folder.resolve()} holds {len(candidates)} candidates ({names}); name one with "
-                               f"--source, or write {YAML_FILE} with `glossary init <main>.tex`")
+    candidates = config.sources_in(folder)
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        names = ", ".join(p.name for p in candidates)
+        raise NoDictionary(f"{folder.resolve()} holds {len(candidates)} candidates ({names}); name one with "
+                           f"--source, or write {YAML_FILE} with `glossary init <main>.tex`")
     raise NoDictionary(f"no dictionary in {folder.resolve()}: no {YAML_FILE}, no YAML file naming a main file and "
                        "no main .tex file (\\documentclass with glossaries); run in the dictionary's folder or "
                        "name it with --source")
@@ -136,7 +110,7 @@ def run_init(args):
                         help=f"the YAML file to write (default: {YAML_FILE} beside the main file)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing YAML file")
     opts = parser.parse_args(args)
-    mains = [opts.main] if opts.main else main_files(".")
+    mains = [opts.main] if opts.main else config.main_files(".")
     if len(mains) != 1:
         raise NoDictionary(f"{len(mains)} main .tex files here ({', '.join(p.name for p in mains) or 'none'}); "
                            "name one: glossary init <main>.tex")

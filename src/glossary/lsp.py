@@ -77,6 +77,9 @@ class GlossaryServer(LanguageServer):
                 types.MessageType.Warning, f"glossary: no dictionary in {folder} (no YAML file naming main:, no "
                                            "main .tex file); give one with initializationOptions.source"))
             return
+        self.window_log_message(types.LogMessageParams(
+            types.MessageType.Info, f"glossary: the dictionary of {project.source} ({len(project.editions)} "
+                                    "translations)"))
         overlay = self.desk.overlay if self.desk else {}
         self.desk = Desk(project)
         self.desk.overlay.update(overlay)

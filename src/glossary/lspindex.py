@@ -23,11 +23,10 @@ import yaml
 from glossary import citations
 from glossary.entries import EntryError
 from glossary.readers.latex import citations as cite_binding
-from glossary.readers.latex import glossaries, references
+from glossary.readers.latex import config, glossaries, references
 from glossary.readers.latex.kernel import DEFINITION
 from glossary.readers.latex.lexer import TOKEN, Source, argument, groups, optional
 
-YAML_SUFFIXES = ("*.yaml", "*.yml")
 LABEL = "\\label"
 
 
@@ -52,30 +51,14 @@ class Project:
 
 
 def find(folder, source=None):
-    """The dictionary of a workspace folder: `source` when given, else the YAML file there that names
-    a main: (the one with the most editions, then by name), else a .tex file there with
-    \\begin{document} (by name); None when there is none."""
+    """The dictionary of a workspace folder: `source` when given, else the one `glossary build` takes
+    there (glossary.readers.latex.config.sources_in: dictionary.yaml, else the YAML file naming a main
+    file, else the main .tex file; the first by name where there are several); None when there is none."""
     folder = Path(folder)
     if source:
         return project_of(Path(source) if Path(source).is_absolute() else folder / source)
-    found = []
-    for pattern in YAML_SUFFIXES:
-        for path in sorted(folder.glob(pattern)):
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, yaml.YAMLError):
-                continue
-            if isinstance(data, dict) and isinstance(data.get("main"), str):
-                found.append((-len(data.get("editions") or {}), path.name, path))
-    if found:
-        return project_of(min(found)[2])
-    for path in sorted(folder.glob("*.tex")):
-        try:
-            if "\\begin{document}" in path.read_text(encoding="utf-8"):
-                return project_of(path)
-        except (OSError, UnicodeDecodeError):
-            continue
-    return None
+    found = config.sources_in(folder)
+    return project_of(found[0]) if found else None
 
 
 def project_of(path):

@@ -1,6 +1,7 @@
 """The YAML config of a LaTeX dictionary source: its main file and the site's fields, validated.
 
     read_config(yaml) -> the config's fields, paths joined to the YAML file's folder
+    sources_in(folder) -> the dictionary sources a folder holds, the one every command takes first
 """
 import os
 from pathlib import Path
@@ -11,6 +12,8 @@ from glossary import assets
 from glossary.entries import EntryError, FrontMatterError, StrictLoader, check_csv_declarations, check_figures, validate
 from glossary.readers.latex.lexer import decode
 
+# The dictionary's YAML file, taken first where a folder holds several (`glossary init` writes it).
+YAML_FILE = "dictionary.yaml"
 # A demo's csv and figures are declared as an entry.md declares them: one schema for both.
 ENTRY_PROPERTIES = yaml.safe_load(assets.path("workflow/schemas/entry.schema.yaml")
                                   .read_text(encoding="utf-8"))["properties"]
@@ -157,3 +160,36 @@ def read_demo(path, key, demo):
     check_figures(dict(meta, figures=[f for f in meta["figures"] if f["kind"] != "custom"]), where)
     return {"script": script, "kind": demo["kind"],
             **{k: demo[k] for k in ("csv", "figures", "preview") if k in demo}}
+
+
+def main_files(folder):
+    """The glossaries-extra main files in `folder`: .tex files that open a document using glossaries."""
+    found = []
+    for tex in sorted(Path(folder).glob("*.tex")):
+        text = tex.read_text(encoding="utf-8", errors="replace")
+        if "\\documentclass" in text and "glossaries" in text:
+            found.append(tex)
+    return found
+
+
+def yaml_files(folder):
+    """The YAML files in `folder` that name a main file (`main: X.tex`), as the build's YAML file does."""
+    found = []
+    for path in sorted([*Path(folder).glob("*.yaml"), *Path(folder).glob("*.yml")]):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            continue    # not a dictionary's YAML file: another tool's
+        if isinstance(data, dict) and str(data.get("main", "")).endswith(".tex"):
+            found.append(path)
+    return found
+
+
+def sources_in(folder):
+    """The dictionary sources `folder` holds, in the order every command (glossary build, serve, the
+    language server) takes them: its dictionary.yaml alone; else the YAML files naming a main file;
+    else the main .tex files.  More than one: the folder is ambiguous (the build asks for --source)."""
+    folder = Path(folder)
+    if (folder / YAML_FILE).is_file():
+        return [folder / YAML_FILE]
+    return yaml_files(folder) or main_files(folder)
