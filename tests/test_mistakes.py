@@ -18,7 +18,7 @@ BREAKS = [
     ("TinyDict_Math.tex", "gives again a vector \\cite{Strang2016}.", "gives again a vector \\cite{Strang2061}.",
      "unknown-citation", "Strang2061"),
     ("TinyDict_Math.tex", "columns. Multiplying", "columns.\n\n\t\tMultiplying", "blank-line", ""),
-    ("TinyDict_Models.tex", "{name={model},", "{name={model,", "unbalanced-braces", "\\newglossaryentry{model}"),
+    ("TinyDict_Models.tex", "{name={model},", "{name={model,", "unbalanced-braces", "name={model,"),
     ("TinyDict_Numbers.tex", None, "\n\\newglossaryentry{vector}\n{name={vector}, description={Again.}}\n",
      "duplicate-key", "\\newglossaryentry{vector}"),
 ]

@@ -230,9 +230,11 @@ def test_blank_line_inside_an_entry(broken):
 def test_braces_that_do_not_close(broken):
     main = broken("TinyDict_Math.tex", "\\gls{vector} $\\featurevec$\n", "\\gls{vector $\\featurevec$\n")
     start = line_of("TinyDict_Math.tex", "\\newglossaryentry{matrix}")
+    at = line_of("TinyDict_Math.tex", "\\gls{vector} $\\featurevec$", start)
     text = message(main)
-    assert text.startswith(f"TinyDict_Math.tex:{start}: term 'matrix': the braces of this entry do not close")
-    assert "add the missing '}'" in text
+    # told where the '}' most likely went missing: the \gls group that runs over lines, not the entry's start
+    assert text.startswith(f"TinyDict_Math.tex:{at}: term 'matrix': the braces of this entry do not close")
+    assert f"the entry starts on line {start}" in text and "close the \\gls{...} opened here" in text
 
 
 def test_braces_that_close_too_early(broken):

@@ -23,7 +23,16 @@ forms are kept as "short" and "long".
 import re
 
 from glossary.errors import EntryError, fault, mistakes_of
-from glossary.readers.latex.lexer import SPACE, argument, commands, optional, options_group, skip_space, split_options
+from glossary.readers.latex.lexer import (
+    SPACE,
+    argument,
+    commands,
+    group_end,
+    optional,
+    options_group,
+    skip_space,
+    split_options,
+)
 
 # Commands that name glossary keys (glossaries and glossaries-extra); \Gls... and \GLS... variants too.
 GLS_BASE = ("gls glspl glstext glsfirst glsplural glsfirstplural glsname glsdesc glssymbol glsuseri "
@@ -135,6 +144,40 @@ def entries_of(src, styles=None, mistakes=None, broken=None):
     return found
 
 
+# Where a '}' most likely went missing when an entry's braces do not close: the group of a command's
+# argument or of a short option that runs over lines (\cite{key, name={model ...), though such groups
+# fit on one line; commands whose argument may well run over lines are not suspects.
+SHORT_GROUP = re.compile(r"\\(?P<command>[A-Za-z]+)\*?\s*(?:\[[^\]\n]*\])?\{|(?<![A-Za-z])(?P<option>name|text|plural|"
+                         r"first|firstplural|short|long|sort|type|symbol|parent|see|seealso)\s*=\s*\{")
+LONG_ARGUMENT = frozenset("caption footnote emph textbf textit textrm textsf parbox fbox mbox item href url "
+                          "begin end".split())
+
+
+def missing_brace(src, start, stop):
+    """The SHORT_GROUP match whose '{' most likely lost its '}' between start and stop, or None when no
+    group there looks like it."""
+    for m in SHORT_GROUP.finditer(src.text, start, stop):
+        if m.group("command") in LONG_ARGUMENT:
+            continue
+        brace = m.end() - 1
+        end = group_end(src.text, brace)
+        if end is None or end > stop or "\n" in src.text[brace:end]:
+            return m
+    return None
+
+
+def unbalanced(src, m, key, ostart, stop, what):
+    """The mistake of an entry whose braces do not close before stop: at the likeliest missing '}'."""
+    group = missing_brace(src, ostart + 1, stop)
+    if group is None:
+        return fault(src.position(m.start()), what, "add the missing '}' in this entry", term=key,
+                     kind="unbalanced-braces")
+    opened = re.sub(r"\s+", "", group.group(0))
+    return fault(src.position(group.start()), f"{what}; the entry starts on line {src.line(m.start())}",
+                 f"close the {opened}...}} opened here: its '}}' is likely the one missing", term=key,
+                 kind="unbalanced-braces")
+
+
 def options_at(src, m, key, pos, long=False):
     """The key=value group at pos of the definition m: (its end, its items), checked: braces that
     close, no other definition inside, no blank line (but in a \\long description)."""
@@ -146,11 +189,10 @@ def options_at(src, m, key, pos, long=False):
     oend, options = options_group(text, ostart)
     if oend is None:
         after = DEFINE.search(text, ostart)
-        what = f"the braces of this entry do not close before the end of {src.rel}" + (
-            f" (so the next {after.group(0)}, line {src.line(after.start())}, would be read as part of it)"
-            if after else "")
-        raise fault(src.position(m.start()), what, "add the missing '}' in this entry", term=key,
-                    kind="unbalanced-braces")
+        what = (f"the braces of this entry do not close before the next {after.group(0)} (line "
+                f"{src.line(after.start())})" if after else f"the braces of this entry do not close before the "
+                f"end of {src.rel}")
+        raise unbalanced(src, m, key, ostart, after.start() if after else len(text), what)
     check_inside(src, m, key, ostart, oend)
     return oend, options
 
@@ -159,9 +201,8 @@ def check_inside(src, m, key, start, end):
     """No other definition between start and end, and no blank line from the definition to end."""
     inner = DEFINE.search(src.text, start, end)
     if inner:
-        raise fault(src.position(m.start()), f"the braces of this entry do not close before the next "
-                    f"{inner.group(0)} (line {src.line(inner.start())})", "add the missing '}' in this entry",
-                    term=key, kind="unbalanced-braces")
+        raise unbalanced(src, m, key, start, inner.start(), f"the braces of this entry do not close before the "
+                         f"next {inner.group(0)} (line {src.line(inner.start())})")
     blank = BLANK_LINE.search(src.text, m.start(), end)
     if blank:
         raise fault(src.position(blank.start() + 1), f"blank line inside the entry (it starts on line "
