@@ -124,8 +124,11 @@ def test_search_answers_what_the_sites_search_box_shows(site):
 def test_lookup_gives_markdown_with_math_and_links_and_references(site):
     async def talk(client):
         return [(await client.call_tool("lookup", args)) for args in (
-            {"term": "gradient"}, {"term": "Gradient"}, {"term": "gd"}, {"term": "datapoint", "edition": "de"})]
-    gradient, by_name, gd, german = session(site, talk)
+            {"term": "gradient"}, {"term": "Gradient"}, {"term": "gd"}, {"term": "datapoint", "edition": "de"},
+            {"term": "Gradient Descent"}, {"term": "GD"})]
+    gradient, by_name, gd, german, long_name, short_form = session(site, talk)
+    # a name without its short form in parentheses, and the short form, find the term too
+    assert long_name.content[0].text == short_form.content[0].text == gd.content[0].text
     text, source = gradient.content[0].text, (site / "terms" / "gradient.md").read_text(encoding="utf-8")
     assert by_name.content[0].text == text
     # The published Markdown, each cross-reference now a resource URI and nothing else changed.

@@ -30,6 +30,8 @@ HOW_TO_BUILD = (f"build one first: `{assets.command('site')}`" + (
     " in a clone of the glossary project (or `python -m glossary.build --source <your dictionary.yaml> --out "
     "<folder>`, then the site is <folder>/site)" if assets.CLONE else " in the dictionary's folder (the site is "
     "_build/site)") + ", and start the server in the folder holding site/ or with --site <the site folder>")
+# A name's short form in parentheses at its end: "gradient descent (GD)".
+SHORT_FORM = re.compile(r"\s*\([^()]*\)$")
 HTML_LANG = re.compile(r'<html lang="([^"]+)"')
 # A Markdown link or image target: "](target)"; the site writes them without titles or spaces.
 MD_LINK = re.compile(r"\]\(([^()\s]+)\)")
@@ -85,12 +87,17 @@ class Edition:
         return f"{SCHEME}://{self.lang}/{slug}"
 
     def find(self, term):
-        """The row of a term by its slug, its key or its name (any case); SiteError with the closest."""
+        """The row of a term by its slug, its key, its name (any case), its name without the short form
+        in parentheses ("gradient descent" for "gradient descent (GD)") or another form (GD, GDs);
+        SiteError with the closest."""
         if term in self.by_slug:
             return self.by_slug[term]
         wanted = term.strip().lower()
         for row in self.rows:
             if wanted in (row["slug"].lower(), row.get("key", "").lower(), row["name"].lower()):
+                return row
+        for row in self.rows:
+            if wanted in (SHORT_FORM.sub("", row["name"]).lower(), *(f.lower() for f in row.get("forms", {}).values())):
                 return row
         others = [lang for lang, ed in self.site.editions.items() if ed is not self and term in ed.by_slug]
         elsewhere = f"; it is in the {', '.join(others)} edition" if others else ""
