@@ -455,7 +455,8 @@ def main(argv=None):
     parser.add_argument("--source", default=os.environ.get("SOURCE") or None,
                         help="a dictionary's glossaries-extra main .tex file, or a YAML file naming one")
     parser.add_argument("--out", default=os.environ.get("OUT") or None,
-                        help="the folder to build in (the site goes to OUT/site); default: this repository")
+                        help="the folder to build in (the site goes to OUT/site); default: this repository, "
+                             "or _build in the dictionary's folder for the glossary command")
     parser.add_argument("--editions", default=os.environ.get("EDITIONS") or None,
                         help='the translations of a dictionary: "de=<main .tex file> ..." (glossary.editions)')
     parser.add_argument("snakemake_args", nargs="*")
