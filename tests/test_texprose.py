@@ -54,19 +54,7 @@ def one(body):
 
 def find(value, t):
     """Every node of type t in the blocks, in document order."""
-    found = []
-
-    def walk(v):
-        if isinstance(v, dict):
-            if v.get("t") == t:
-                found.append(v)
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-    walk(value)
-    return found
+    return [v for v in prose.nodes(value) if v.get("t") == t]
 
 
 def text(inlines):

@@ -168,24 +168,26 @@ def inlines_of(blocks):
     return out
 
 
+def nodes(value, prune=None):
+    """Every dict node of a pandoc JSON AST value, in document order; the children of a node for which
+    prune(node) is true are not visited.  A stack, not recursion: the prose job walks every term."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            yield v
+            if prune is None or not prune(v):
+                stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list):
+            stack.extend(reversed(v))
+
+
 def formulas(blocks, in_forms=True):
     """The formulas of a term's blocks, in document order; with in_forms=False, not those of the
     forms that glossary links show (xref links: not in the body's source)."""
-    found = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            if value.get("t") == "Math":
-                found.append(value["c"][1])
-            if not in_forms and value.get("t") == "Link" and "xref" in value["c"][0][1]:
-                return
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-    walk(blocks)
-    return found
+    def xref(node):
+        return not in_forms and node.get("t") == "Link" and "xref" in node["c"][0][1]
+    return [node["c"][1] for node in nodes(blocks, xref) if node.get("t") == "Math"]
 
 
 class Pass:

@@ -41,7 +41,7 @@ import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import formulas, inlines_of, node, run_pandoc
+from glossary.prose import formulas, inlines_of, node, nodes, run_pandoc
 from glossary.readers.latex import glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
@@ -468,23 +468,10 @@ def plain(inlines):
 def unknown(blocks):
     """The raw TeX pandoc left in the blocks (constructs it did not know), in document order;
     the raw copy a Cite keeps of its own command is not counted."""
-    found = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            if value.get("t") in ("RawInline", "RawBlock") and value["c"][0] == "latex":
-                found.append(value["c"][1])
-                return
-            if value.get("t") == "Cite":
-                return
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-
-    walk(blocks)
-    return found
+    def raw_or_cite(node):
+        return node.get("t") in ("RawInline", "RawBlock", "Cite")
+    return [node["c"][1] for node in nodes(blocks, raw_or_cite)
+            if node.get("t") in ("RawInline", "RawBlock") and node["c"][0] == "latex"]
 
 
 # Where formulas start in a body: $$...$$, $...$, \[...\], \(...\) and the display environments.
