@@ -170,10 +170,21 @@ def blocks(text, path="bibliography"):
     return out
 
 
+# bib_keys' last answer per file, kept while the file's size and time stay: the language server checks
+# on every keystroke, and the real dictionary's .bib takes 20 ms to scan.
+_KEYS = {}
+
+
 def bib_keys(bib_path):
     """Every record key of a BibTeX file, in file order, each once."""
-    text = Path(bib_path).read_text(encoding="utf-8")
-    return list(dict.fromkeys(key for _, key, _, _ in blocks(text, bib_path) if key))
+    stat = Path(bib_path).stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = _KEYS.get(str(bib_path))
+    if kept is None or kept[0] != stamp:
+        text = Path(bib_path).read_text(encoding="utf-8")
+        kept = _KEYS[str(bib_path)] = (stamp, tuple(dict.fromkeys(key for _, key, _, _ in blocks(text, bib_path)
+                                                                    if key)))
+    return list(kept[1])
 
 
 def duplicate_keys(bib_path):

@@ -22,6 +22,7 @@ from glossary import editions, jsonio, model
 from glossary import entries as glossary_entries
 from glossary.errors import EntryError, Mistake, Mistakes, mistakes_of
 from glossary.layout import title_order
+from glossary.readers.latex import mentions
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
 DEFAULT_SECTION = {"id": "main", "title": "Terms"}
@@ -265,8 +266,9 @@ def citation_mistakes(read, bib, lang=None):
     words of glossary.citations.check), at its line and column."""
     cites, lines = [], {}
     for e in read["entries"].values():
-        # the model's citations, at the file as the author names it (the model's path is whole)
-        cites += [dict(c, path=e["path"]) for c in citations_of(as_model(e, read["root"]))]
+        # texdict's terms are LaTeX: the LaTeX reader's mentions, at the file as the author names it
+        cites += [{"key": key, "path": e["path"], "line": line, "term": e["key"]}
+                  for key, line in mentions.of(e["body"], e["body_line"])[2]]
     if not cites:
         return []
     if not bib or not Path(bib).is_file():
