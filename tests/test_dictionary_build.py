@@ -584,6 +584,7 @@ def mistake_cases():
     draw = "\\draw[->] (-2.2,0) -- (2.2,0) node[right] {$w$};"
     formula = "$f: \\mathcal{X} \\rightarrow \\mathcal{Y}$"
     ref = "iterates of Fig.~\\ref{fig:gd-steps}"
+    unclosed = "\\gls{vector} $\\featurevec$"
     return [
         ("undefined-gls", models, gls, gls.replace("learningrate", "learningrat"),
          [f"{models}:{line_of(models, gls)}: term 'learningrate': \\gls key 'learningrat' is not defined; "
@@ -593,9 +594,10 @@ def mistake_cases():
         ("blank-line", maths, "columns. Multiplying", "columns.\n\n\t\tMultiplying",
          [f"{maths}:{line_of(maths, 'columns. Multiplying') + 1}: term 'matrix': blank line inside the entry",
           "separate paragraphs with \\\\"]),
-        ("unbalanced-braces", maths, "\\gls{vector} $\\featurevec$\n", "\\gls{vector $\\featurevec$\n",
-         [f"{maths}:{line_of(maths, matrix)}: term 'matrix': the braces of this entry do not close",
-          "add the missing '}'"]),
+        # told at the \gls group that runs over lines, where the '}' most likely went missing
+        ("unbalanced-braces", maths, unclosed + "\n", unclosed.replace("}", "") + "\n",
+         [f"{maths}:{line_of(maths, unclosed)}: term 'matrix': the braces of this entry do not close",
+          f"the entry starts on line {line_of(maths, matrix)}", "close the \\gls{...} opened here"]),
         ("key-twice", models, dataset, vector,
          [f"{models}:{line_of(models, dataset)}: term 'vector' is defined twice (also at "
           f"{maths}:{line_of(maths, vector)}); keep one definition or rename one key"]),
