@@ -17,7 +17,7 @@ DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures
 TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client \
 	texlive-plain-generic
 
-.PHONY: site slurm serve test setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links audit
+.PHONY: site slurm serve test real-check setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links audit
 
 # A dictionary kept elsewhere: SOURCE= its main .tex file (or a YAML file naming it), OUT= the folder
 # to build in (OUT/site, OUT/results); nothing is written beside the sources.
@@ -126,6 +126,11 @@ endef
 
 test: setup test-setup
 	$(PY) -m pytest
+
+# What only a machine with the real dictionary and the seeds beside the clone (../shared) can check:
+# checks/ (docs/testing.md); each check skips, with the reason, where they are absent.
+real-check: setup test-setup
+	$(PY) -m pytest checks
 
 clean:
 	rm -rf results logs .snakemake site site.new

@@ -9,9 +9,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-SEEDS = REPO.parent / "shared" / "seeds"
-# The real dictionary beside the clone (scripts/real_dictionary.py copies it): absent in a user's clone.
-ADICTML = REPO.parent / "shared" / "adictml"
 sys.path.insert(0, str(REPO / "src"))
 
 PINNED = None

@@ -4,7 +4,7 @@ one, and config.yaml's site_title (this repository's own entries) never names so
 dictionary.
 
 The unit tests clean titles and author lists written as the real dictionary's main file writes them
-(and read the real file itself when /work/shared/adictml is there).  The builds run on modified
+(checks/test_real_dictionary.py reads the real file itself).  The builds run on modified
 copies of the fixture dictionary: its main file alone with a \\title, \\author, "please cite as" and a
 LICENSE; a YAML file overriding them; a main file without \\title."""
 import html
@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 import yaml
-from conftest import ADICTML, REPO
+from conftest import REPO
 from test_dictionary_build import build, built_ok, copy_fixture, edit
 
 from glossary import pages, plan, texmeta
@@ -131,16 +131,6 @@ def test_the_yaml_file_names_a_licence():
         "name": "Own terms", "title": "Own terms", "spdx": None, "url": "https://x.org/l", "notice": None,
         "file": None}
     assert texmeta.license_named("All rights reserved")["url"] is None
-
-
-@pytest.mark.skipif(not ADICTML.is_dir(), reason="the real dictionary is not beside this clone")
-def test_the_real_main_file():
-    book = texmeta.read(ADICTML / "ADictML_Main.tex")
-    assert book["title"] == "The Aalto Dictionary of Machine Learning"
-    assert book["authors"] == REAL_AUTHORS
-    assert book["license"]["name"] == "CC BY 4.0" and "Alexander Jung" in book["license"]["notice"]
-    assert book["cite_as"].startswith(r"A.\ Jung, K.\ Olioumtsevits,") and book["year"] == 2026
-    assert book["symbols_file"] == str(ADICTML / "ListSymbols_English.tex")
 
 
 def test_the_markdown_entries_record_names_no_title_as_author():

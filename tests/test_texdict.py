@@ -1,17 +1,16 @@
 """The glossaries-extra reader (glossary.texdict) on the project's own fixture dictionary
-(tests/fixtures/texdict/), on broken copies of it, through real pandoc and real pdflatex, and on
-the real dictionary where ../shared/adictml is beside the clone."""
+(tests/fixtures/texdict/) and on broken copies of it, through real pandoc and real pdflatex (the real
+dictionary: checks/test_real_dictionary.py, `make real-check`)."""
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import ADICTML, REPO
+from conftest import REPO
 
 from glossary import texdict
 from glossary.entries import EntryError
@@ -24,7 +23,6 @@ GLOSSARY_FILES = ["TinyDict_Audit.tex", "TinyDict_Math.tex", "TinyDict_Models.te
 # The ways of defining a term besides \newglossaryentry, each with its fixture term (TinyDict_Forms.tex).
 OTHER_WAYS = {"newacronym": "svm", "newabbreviation": "cnn", "longnewglossaryentry": "regularization",
               "glsxtrnewsymbol": "sgn", "newdualentry": "pca"}
-REAL = ADICTML / "ADictML_Main.tex"
 
 
 @pytest.fixture(scope="module")
@@ -390,21 +388,6 @@ def test_the_fixture_is_a_dictionary_pdflatex_builds_and_its_rules_are_latexs(br
     assert run.returncode != 0 and "Paragraph ended before" in run.stdout
     with pytest.raises(EntryError):
         texdict.read(main)
-
-
-@pytest.mark.skipif(not REAL.is_file(), reason=f"the real dictionary ({ADICTML}) is not here")
-def test_the_real_dictionary():
-    start = time.perf_counter()
-    real = texdict.read(REAL)
-    seconds = time.perf_counter() - start
-    assert len(real["entries"]) == 569 and seconds < 1.0
-    assert [s["id"] for s in real["sections"]] == ["math", "main", "reinflearning", "mlsystems", "regulation"]
-    assert real["glossary_files"] == ["ADictML_Regulation.tex", "ADictML_MLSystems.tex", "ADictML_Math.tex",
-                                      "ADictML_RL.tex", "ADictML_CoreML.tex"]
-    assert real["macro_files"] == ["assets/ml_macros.tex"]
-    assert real["bibliography"] == "assets/Literature.bib"
-    assert sum(" " in e["key"] for e in real["entries"].values()) == 5
-    assert all("See also" not in e["body"] for e in real["entries"].values())
 
 
 def test_the_books_own_bookkeeping_is_read_not_shown(broken):

@@ -1,13 +1,12 @@
 """The LaTeX path's parse (glossary.texprose): glossaries-extra descriptions read by one real pandoc
 process into the AST shapes of glossary.prose, \\gls forms and capitals, references inside
 formulas, figures, equation references, citations, the macro file rewritten so that texmath
-converts it, and one error message per mistake.  Fixtures are small snippets written here; the
-last test reads the real dictionary when ../shared/adictml is beside the clone."""
+converts it, and one error message per mistake.  Fixtures are small snippets written here (the real
+dictionary: checks/test_real_dictionary.py, `make real-check`)."""
 import json
 import re
 
 import pytest
-from conftest import ADICTML
 
 from glossary import prose, render, texprose
 from glossary.entries import EntryError
@@ -238,28 +237,6 @@ def test_unknown_lists_the_raw_tex_pandoc_left():
     blocks = one("Some text.\n\n\\vspace{2mm}\n\n\\wibble{2mm}\n\nMore \\frobnicate{x} text \\cite{A}.")
     # layout-only TeX (\\vspace) is dropped; what pandoc does not know is kept and told
     assert texprose.unknown(blocks) == ["\\wibble{2mm}", "\\frobnicate{x}"]
-
-
-REAL = ADICTML
-
-
-@pytest.mark.skipif(not (REAL / "ADictML_Main.tex").is_file(), reason="the real dictionary is not here")
-def test_the_real_dictionary_converts_every_formula():
-    texdict = pytest.importorskip("glossary.texdict")
-    terms = list(texdict.read(REAL / "ADictML_Main.tex")["entries"].values())
-    targets = {t["key"]: {"slug": t["slug"], "forms": t["forms"]} for t in terms}
-    macros = texprose.normalise_macros((REAL / "assets" / "ml_macros.tex").read_text(encoding="utf-8"))
-    parsed = texprose.parse(terms, macros, targets)
-    assert len(parsed) == len(terms) > 500
-    # the citations numbered as the prose batches number them (the records' text is not at stake)
-    from glossary import citations
-    keys = {k for blocks in parsed.values() for k in citations.cited_keys(blocks)}
-    formatted = {k: {"html": k, "latex": k, "text": k} for k in keys}
-    parsed = {slug: citations.number(blocks, formatted)[0] for slug, blocks in parsed.items()}
-    pages = write_html(parsed, terms)
-    text = "".join(re.sub(r"<annotation.*?</annotation>", "", p, flags=re.S) for p in pages.values())
-    assert not re.findall(r"\\[A-Za-z]+", text)
-    assert text.count("<math") > 3000
 
 
 def test_a_cite_and_text_after_a_layout_command_are_not_unknown_tex():
