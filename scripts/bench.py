@@ -20,6 +20,9 @@ folder, as a user would (`python -m glossary.build`, what `make site` runs):
   large  about 5,000 terms made from the real dictionary (scripts/bench_large.py,
          scripts/synthetic_dictionary.py): the reader's check, the dry run of the clean build (parse,
          plan, DAG: time, jobs, peak memory); skipped, with the reason, when absent
+  slurm  the real dictionary through the single-node Slurm of the tests (scripts/bench_slurm.py): the
+         time, the Snakemake and Slurm jobs, byte identity with the local build; skipped, with the
+         reason, when Slurm or the dictionary is absent
   lsp    the language server on the real dictionary (scripts/bench_lsp.py): a diagnostic's latency
          after an unsaved edit, a completion's, a hover's; skipped, with the reason, when absent
   mistakes  after the dictionary part, one run of the German edition as its authors keep it, which
@@ -38,7 +41,7 @@ Settings, from the environment (`make bench N="10 50"`):
              medians are shown, and their ratio)
   REPEAT     clean builds of the cache rows and the scale part, each (default 1; the best is shown)
   ILP        1: also build the first N with Snakemake's ILP scheduler, for comparison (default 1)
-  PARTS      "repo scale dictionary large lsp" (default all five)
+  PARTS      "repo scale dictionary large slurm lsp" (default all six)
   LARGE_N    the large part's term count (default 5000)
   BENCH_DICTIONARY  0: skip the dictionary part (default 1)
   BENCH_AUDIT 0: skip the audit's rows (default 1)
@@ -63,6 +66,8 @@ SNAKEMAKE = str(Path(PY).with_name("snakemake"))
 ROWS = []
 REPEAT = int(os.environ.get("REPEAT", "1"))
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
+# The real dictionary's clean build, which the large part's is compared with.
+REAL_CLEAN = {}
 CACHED = {"tokenize": "tokens.json", "train": "model.json", "export_csv": "facts/export.json"}
 
 
@@ -407,7 +412,7 @@ def audit_rows(base):
 
 
 def main():
-    parts = os.environ.get("PARTS", "repo scale dictionary large lsp").split()
+    parts = os.environ.get("PARTS", "repo scale dictionary large slurm lsp").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
     dry = [int(x) for x in os.environ.get("N_DRY", "200").split()]
     cores = int(os.environ.get("CORES", "2"))
@@ -429,14 +434,18 @@ def main():
         if "dictionary" in parts:
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_dictionary
-            bench_dictionary.dictionary_part(row, base, cores)
+            REAL_CLEAN["s"] = bench_dictionary.dictionary_part(row, base, cores)
             audit_rows(base)
             import bench_mistakes
             bench_mistakes.mistakes_part(row, base)
         if "large" in parts:
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_large
-            bench_large.large_part(row, base, cores)
+            bench_large.large_part(row, base, cores, REAL_CLEAN.get("s"))
+        if "slurm" in parts:
+            sys.path.insert(0, str(REPO / "scripts"))
+            import bench_slurm
+            bench_slurm.slurm_part(row, base, cores)
         if "lsp" in parts:
             sys.path.insert(0, str(REPO / "scripts"))
             import bench_lsp

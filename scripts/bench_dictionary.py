@@ -17,6 +17,7 @@ the reason printed when the dictionary is absent, or with BENCH_DICTIONARY=0. Ru
 `PARTS=dictionary make bench`.
 """
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -167,12 +168,17 @@ def site(config, out, cores, sample=False):
     seconds, code, output, largest, tree = run(build_cmd(config, out, cores), REPO, env, sample)
     if code:
         sys.exit(f"bench: {' '.join(build_cmd(config, out, cores))} failed:\n{output[-3000:]}")
-    import json
-    lines = events.read_text().splitlines() if events.exists() else []
+    jobs = events_jobs(events)
     events.unlink(missing_ok=True)
-    jobs = Counter(re.sub(r"_b\d+$", "", e["rule_name"]) for e in map(json.loads, lines)
-                   if e["event"] == "job_info" and e["rule_name"] != "all")
     return seconds, jobs, output, (largest, tree)
+
+
+def events_jobs(events):
+    """{rule: jobs run} from a build's events file (GLOSSARY_EVENTS); batch rules (pictures_b04) counted
+    under their rule."""
+    lines = Path(events).read_text().splitlines() if Path(events).exists() else []
+    return Counter(re.sub(r"_b\d+$", "", e["rule_name"]) for e in map(json.loads, lines)
+                   if e["event"] == "job_info" and e["rule_name"] != "all")
 
 
 def summary(jobs):
@@ -332,3 +338,4 @@ def dictionary_part(row, base, cores=2):
     latexmk_s, pdflatex_s = latexmk_rows(row, base)
     english_s = site_rows(row, base, cores, latexmk_s, pdflatex_s)
     editions_rows(row, base, cores, english_s)
+    return english_s
