@@ -53,7 +53,7 @@ def slurm_part(row, base, cores=2):
         row(PART, "clean build through Slurm: make slurm SOURCE= OUT=", "failed", "", text[-400:])
         return
     events = bench_dictionary.events_jobs(base / "slurm-events.jsonl")
-    submitted = sum(1 for _ in (out / ".snakemake/slurm_logs").iterdir())
+    submitted = sum(1 for _ in (out / ".snakemake/slurm_logs").rglob("*.log"))     # one log per Slurm job
     same = tree(local / "site") == tree(out / "site")
     row(PART, "clean build through Slurm: make slurm SOURCE= OUT=", seconds, sum(events.values()),
         f"{submitted} Slurm jobs (batches and groups); site byte-identical to the local build: "
