@@ -1,0 +1,552 @@
+"""Pages cut out of one pdflatex run, each part a PDF whose bytes depend on its own pages only.
+
+Many pictures or documents typeset in one run and split afterwards save pdflatex's fixed cost per
+document, but a page cut out as it is carries traces of its neighbours: pdfTeX subsets each Type 1
+font once per run, for the glyphs of all pages (and tags it after that set), names resources after
+its internal counters (/F24, /Fm3), and pgf shares one growing ExtGState dictionary between pages;
+the page tree's inherited attributes, links to other pages, named destinations, outlines, page labels
+and a random /ID would come along.  `split` writes each part with pikepdf (qpdf) from its pages
+alone: fonts re-subset to the glyphs its pages (and the forms they draw) show, resources renamed in
+the order of first use, only the destinations, outlines and labels that lie in it, no dates, the
+/ID computed from the content.  The same pages typeset beside other neighbours give the same bytes.
+"""
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import pikepdf
+from fontTools.encodings.StandardEncoding import StandardEncoding
+from fontTools.misc import eexec
+from pikepdf import Array, Dictionary, Name
+
+# Resource categories renamed per content stream, with the prefix of their new names.
+CATEGORIES = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh", "/ColorSpace": "CS",
+              "/Pattern": "P", "/Properties": "Pr"}
+# Operators naming a resource: (category, index of the operand; -1 the last).
+NAMING = {"Tf": ("/Font", 0), "Do": ("/XObject", 0), "gs": ("/ExtGState", 0), "sh": ("/Shading", 0),
+          "cs": ("/ColorSpace", 0), "CS": ("/ColorSpace", 0), "scn": ("/Pattern", -1),
+          "SCN": ("/Pattern", -1), "BDC": ("/Properties", 1), "DP": ("/Properties", 1)}
+DEVICE_SPACES = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/Pattern"}
+# Page keys rebuilt (or dropped) rather than copied: the rest (boxes, /Group, /Rotate) is copied,
+# inherited ones looked up through the page tree.
+REBUILT = {"/Type", "/Parent", "/Annots", "/Resources", "/Contents", "/B", "/StructParents"}
+INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+# Annotation keys that point at other objects of the run (its page, popups, structure).
+ANNOT_DROPPED = {"/P", "/Parent", "/Popup", "/StructParent"}
+SAVE = {"deterministic_id": True, "static_id": False, "qdf": False, "linearize": False,
+        "object_stream_mode": pikepdf.ObjectStreamMode.generate, "compress_streams": True,
+        "stream_decode_level": pikepdf.StreamDecodeLevel.generalized, "recompress_flate": True,
+        "normalize_content": False}
+
+
+def split(pdf, parts):
+    """Write each part of `pdf` ({"first": 1-based page, "last": page, "output": path, "info": {"Title":
+    ..., "Author": ...} or None}) as its own PDF, atomically, its bytes a function of its pages alone."""
+    with pikepdf.open(pdf) as source:
+        names = named_destinations(source)
+        for part in parts:
+            write_part(source, names, part)
+
+
+def named_destinations(source):
+    """{name (str): the destination array} of the /Dests name tree and the catalog's old /Dests dict."""
+    found = {}
+    root = source.Root
+    if "/Dests" in root:
+        found.update({str(k)[1:]: v for k, v in root.Dests.items()})
+    if "/Names" in root and "/Dests" in root.Names:
+        found.update({str(k): v for k, v in pikepdf.NameTree(root.Names.Dests).items()})
+    return {k: (v.D if isinstance(v, Dictionary) else v) for k, v in found.items()}
+
+
+def inherited(page, key):
+    """The page's `key`, looked up through its /Parent chain; None if none sets it."""
+    node, seen = page, 0
+    while node is not None and seen < 64:
+        if key in node:
+            return node[key]
+        node, seen = node.get("/Parent"), seen + 1
+    return None
+
+
+def copy(out, obj):
+    """obj (of another Pdf) in `out`: indirect objects by qpdf's copier (shared ones once), direct
+    containers rebuilt around them."""
+    if isinstance(obj, (Dictionary, Array, pikepdf.Stream)) and obj.is_indirect:
+        return out.copy_foreign(obj)
+    if isinstance(obj, Dictionary):
+        return Dictionary({k: copy(out, v) for k, v in obj.items()})
+    if isinstance(obj, Array):
+        return Array([copy(out, v) for v in obj])
+    if isinstance(obj, pikepdf.String):
+        return pikepdf.String(bytes(obj))
+    return obj
+
+
+def write_part(source, names, part):
+    out = pikepdf.new()
+    indices = range(part["first"] - 1, part["last"])
+    pages = {}                                        # source page objgen: the part's page
+    for i in indices:
+        page = source.pages[i].obj
+        new = Dictionary(Type=Name.Page)
+        for key in INHERITED:
+            value = inherited(page, key)
+            if value is not None:
+                new[key] = copy(out, value)
+        for key, value in page.items():
+            if key not in REBUILT and key not in INHERITED:
+                new[key] = copy(out, value)
+        contents = pikepdf.Stream(out, b"".join(s.read_bytes() + b"\n" for s in streams(page)))
+        new.Contents = out.make_indirect(contents)
+        out.pages.append(pikepdf.Page(new))
+        pages[page.objgen] = out.pages[-1].obj
+    referenced = set()
+    for i in indices:
+        annots = [a for a in (annotation(out, a, pages, referenced) for a in source.pages[i].obj.get("/Annots", []))
+                  if a is not None]
+        if annots:
+            pages[source.pages[i].obj.objgen].Annots = Array(annots)
+    Normaliser(out).run([p.obj for p in out.pages])
+    outlines(out, source, names, pages, referenced)
+    if "/OpenAction" in source.Root:
+        action = source.Root.OpenAction
+        view = action.get("/D") if isinstance(action, Dictionary) else action
+        if isinstance(view, Array) and len(view) > 1:
+            out.Root.OpenAction = Array([out.pages[0].obj, *[copy(out, v) for v in list(view)[1:]]])
+    for key in ("/PageMode", "/PageLayout"):
+        if key in source.Root and isinstance(source.Root[key], Name):
+            out.Root[key] = source.Root[key]
+    destinations(out, names, pages, referenced)
+    labels(out, source, indices)
+    if part.get("info"):
+        out.trailer.Info = out.make_indirect(Dictionary({f"/{k}": pikepdf.String(str(v))
+                                                         for k, v in sorted(part["info"].items())}))
+    target = Path(part["output"])
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    renumbered(out).save(tmp, **SAVE)
+    os.replace(tmp, target)
+
+
+def renumbered(out):
+    """out copied into a new Pdf, pages first: qpdf's copier numbers objects in the order it reaches
+    them (dictionary keys sorted), where out's numbers follow the order they were made in, which the
+    neighbours' objects copied along (then left unreferenced) shift; the writer keeps that order."""
+    final = pikepdf.new()
+    for page in out.pages:
+        final.pages.append(page)
+    for key, value in out.Root.items():
+        if key not in ("/Type", "/Pages"):
+            final.Root[key] = copy(final, value)
+    if "/Info" in out.trailer:
+        final.trailer.Info = final.copy_foreign(out.trailer.Info)
+    return final
+
+
+def streams(page):
+    contents = page.get("/Contents")
+    if contents is None:
+        return []
+    return list(contents) if isinstance(contents, Array) else [contents]
+
+
+def target_page(dest, names):
+    """The source page object a destination (array, name or string) points at, or None."""
+    if isinstance(dest, (pikepdf.String, Name)):
+        dest = names.get(str(dest).lstrip("/") if isinstance(dest, Name) else str(dest))
+    if isinstance(dest, Dictionary):
+        dest = dest.get("/D")
+    if isinstance(dest, Array) and len(dest) and isinstance(dest[0], Dictionary):
+        return dest[0]
+    return None
+
+
+def remap(out, dest, pages):
+    """A destination array pointing at a source page as the part's (None when its page is not in it)."""
+    page = dest[0]
+    if page.objgen not in pages:
+        return None
+    return Array([pages[page.objgen], *[copy(out, v) for v in list(dest)[1:]]])
+
+
+def annotation(out, annot, pages, referenced):
+    """The part's copy of an annotation (None for a link to a page outside the part), the names it
+    links to added to `referenced`."""
+    new = Dictionary()
+    for key, value in annot.items():
+        if key in ANNOT_DROPPED:
+            continue
+        if key == "/Dest" or (key == "/A" and value.get("/S") == Name.GoTo):
+            dest = value if key == "/Dest" else value.get("/D")
+            if isinstance(dest, Array):
+                dest = remap(out, dest, pages)
+                if dest is None:
+                    return None
+            else:
+                referenced.add(str(dest).lstrip("/") if isinstance(dest, Name) else str(dest))
+                dest = copy(out, dest)
+            value = dest if key == "/Dest" else Dictionary({k: (dest if k == "/D" else copy(out, v))
+                                                            for k, v in value.items()})
+        else:
+            value = copy(out, value)
+        new[key] = value
+    return out.make_indirect(new)
+
+
+def item_destination(item):
+    if "/Dest" in item:
+        return item.Dest
+    action = item.get("/A")
+    return action.get("/D") if isinstance(action, Dictionary) and action.get("/S") == Name.GoTo else None
+
+
+def outlines(out, source, names, pages, referenced):
+    """The source's outline items whose destinations lie in the part (a dropped item's kept children
+    take its place), rebuilt as the part's /Outlines."""
+    if "/Outlines" not in source.Root or "/First" not in source.Root.Outlines:
+        return
+
+    def kept(first, depth=0):
+        found, item = [], first
+        while item is not None and depth < 64:
+            dest = item_destination(item)
+            page = target_page(dest, names)
+            children = kept(item.First, depth + 1) if "/First" in item else []
+            if page is not None and page.objgen in pages:
+                if isinstance(dest, Array):
+                    dest = remap(out, dest, pages)
+                else:
+                    referenced.add(str(dest).lstrip("/") if isinstance(dest, Name) else str(dest))
+                    dest = copy(out, dest)
+                found.append((item, dest, children))
+            else:
+                found.extend(children)
+            item = item.get("/Next")
+        return found
+
+    def build(items, parent):
+        made = []
+        for item, dest, children in items:
+            new = out.make_indirect(Dictionary(Title=copy(out, item.Title), Parent=parent))
+            if "/Dest" in item:
+                new.Dest = dest
+            else:
+                new.A = Dictionary(S=Name.GoTo, D=dest)
+            kids = build(children, new)
+            if kids:
+                new.First, new.Last = kids[0], kids[-1]
+                open_ = int(item.get("/Count", 0)) >= 0
+                new.Count = count(kids) * (1 if open_ else -1)
+            made.append(new)
+        for a, b in zip(made, made[1:]):
+            a.Next, b.Prev = b, a
+        return made
+
+    items = kept(source.Root.Outlines.First)
+    if items:
+        root = out.make_indirect(Dictionary(Type=Name.Outlines))
+        made = build(items, root)
+        root.First, root.Last, root.Count = made[0], made[-1], count(made)
+        out.Root.Outlines = root
+
+
+def count(items):
+    """Outline items shown: each item, and the descendants of open ones."""
+    return sum(1 + (int(i.Count) if "/Count" in i and int(i.Count) > 0 else 0) for i in items)
+
+
+def destinations(out, names, pages, referenced):
+    """The named destinations the part links to and that lie in it, as its /Dests name tree."""
+    kept = {}
+    for name in sorted(referenced):
+        dest = names.get(name)
+        if isinstance(dest, Array) and len(dest) and dest[0].objgen in pages:
+            kept[name] = remap(out, dest, pages)
+    if kept:
+        tree = pikepdf.NameTree.new(out)
+        for name, dest in kept.items():
+            tree[name] = out.make_indirect(Dictionary(D=dest))
+        out.Root.Names = Dictionary(Dests=tree.obj)
+
+
+def labels(out, source, indices):
+    """The part's /PageLabels: each page's label in the source, as ranges of the part's own."""
+    if "/PageLabels" not in source.Root:
+        return
+    ranges = sorted(pikepdf.NumberTree(source.Root.PageLabels).items())
+    nums, last = [], None
+    for j, i in enumerate(indices):
+        start, style = max(((k, v) for k, v in ranges if k <= i), default=(0, Dictionary()), key=lambda r: r[0])
+        label = (str(style.get("/S", "")), str(style.get("/P", "")), int(style.get("/St", 1)) + i - start)
+        if last is None or label[:2] != last[:2] or label[2] != last[2] + 1:
+            entry = Dictionary()
+            if label[0]:
+                entry.S = Name(label[0])
+            if label[1]:
+                entry.P = pikepdf.String(label[1])
+            if label[2] != 1:
+                entry.St = label[2]
+            nums += [j, entry]
+        last = label
+    out.Root.PageLabels = Dictionary(Nums=Array(nums))
+
+
+class Normaliser:
+    """Renames the resources of the part's pages and forms by first use, and re-subsets their Type 1
+    fonts to the glyphs they show."""
+
+    def __init__(self, out):
+        self.out = out
+        self.done = set()          # objgens of forms and patterns already rewritten
+        self.codes = {}            # font dict objgen: (font dict, set of codes shown)
+
+    def run(self, pages):
+        for page in pages:
+            page.Contents.write(self.rewrite(page.Contents, page.get("/Resources", Dictionary()), page=True))
+            page.Resources = self.resources
+        fonts = {}
+        for font, codes in self.codes.values():
+            descriptor = font.get("/FontDescriptor")
+            if font.get("/Subtype") == Name.Type1 and descriptor is not None and "/FontFile" in descriptor:
+                fonts.setdefault(descriptor.FontFile.objgen, []).append((font, codes))
+        for users in fonts.values():
+            resubset(users)
+
+    def rewrite(self, holder, resources, page=False):
+        """The content of holder (a page or form) with its resources renamed (self.resources: the new
+        resource dictionary), fonts' codes recorded, forms and patterns it uses rewritten."""
+        renamed = {c: {} for c in CATEGORIES}
+        new, font, saved = [], None, []
+        for instruction in pikepdf.parse_content_stream(holder):
+            operands, operator = instruction
+            op = str(operator)
+            if op == "INLINE IMAGE":
+                new.append(instruction)
+                continue
+            operands = list(operands)
+            if page and not new and op in ("g", "G") and [float(o) for o in operands] == [0]:
+                continue          # black, as a page starts: pdfTeX sets it twice on a run's first page
+            if op == "q":
+                saved.append(font)
+            elif op == "Q":
+                font = saved.pop() if saved else font
+            elif op == "Tf" and operands:
+                font = resources.get("/Font", Dictionary()).get(str(operands[0]))
+            elif op in ("Tj", "TJ", "'", '"') and font is not None and operands:
+                self.shown(font, operands[-1])
+            if op in NAMING and operands:
+                category, at = NAMING[op]
+                if -len(operands) <= at < len(operands) and isinstance(operands[at], Name):
+                    operands[at] = self.rename(resources, renamed, category, operands[at])
+            new.append((operands, operator))
+        self.resources = self.build(resources, renamed)
+        return pikepdf.unparse_content_stream(new)
+
+    def rename(self, resources, renamed, category, name):
+        if category == "/ColorSpace" and str(name) in DEVICE_SPACES:
+            return name
+        table = resources.get(category)
+        if table is None or str(name) not in table:
+            return name
+        names = renamed[category]
+        if str(name) not in names:
+            names[str(name)] = Name(f"/{CATEGORIES[category]}{len(names) + 1}")
+            self.inner(table[str(name)])
+        return names[str(name)]
+
+    def inner(self, obj):
+        """Rewrite a form XObject or tiling pattern (once) with its own resources."""
+        if not isinstance(obj, pikepdf.Stream) or obj.objgen in self.done or "/Resources" not in obj:
+            return
+        if obj.get("/Subtype") != Name.Form and obj.get("/PatternType") != 1:
+            return
+        self.done.add(obj.objgen)
+        data = self.rewrite(obj, obj.Resources)
+        obj.Resources = self.resources
+        obj.write(data)
+
+    def build(self, resources, renamed):
+        new = Dictionary()
+        for category, names in renamed.items():
+            if names:
+                new[category] = Dictionary({str(n): resources[category][old] for old, n in names.items()})
+        if "/ProcSet" in resources:
+            new.ProcSet = resources.ProcSet
+        return new
+
+    def shown(self, font, operand):
+        strings = [operand] if isinstance(operand, pikepdf.String) else [
+            s for s in operand if isinstance(s, pikepdf.String)] if isinstance(operand, Array) else []
+        entry = self.codes.setdefault(font.objgen, (font, set()))
+        for s in strings:
+            entry[1].update(bytes(s))
+
+
+def code_names(font, builtin):
+    """{code: glyph name} of a simple font: its /Encoding's /Differences over its base encoding (the
+    program's built-in one, `builtin`, or StandardEncoding)."""
+    encoding = font.get("/Encoding")
+    names = dict(builtin)
+    if isinstance(encoding, Name) or (isinstance(encoding, Dictionary) and "/BaseEncoding" in encoding):
+        base = encoding if isinstance(encoding, Name) else encoding.BaseEncoding
+        if base == Name.StandardEncoding:
+            names = {c: n for c, n in enumerate(StandardEncoding) if n != ".notdef"}
+    if isinstance(encoding, Dictionary) and "/Differences" in encoding:
+        code = 0
+        for item in encoding.Differences:
+            if isinstance(item, Name):
+                names[code] = str(item)[1:]
+                code += 1
+            else:
+                code = int(item)
+    return names
+
+
+BUILTIN = re.compile(rb"dup (\d+) ?/([^\s/]+) put")
+ENCODED = re.compile(rb"dup \d+ ?/([^\s/]+) put\n?")
+SUBRS = re.compile(rb"/Subrs\s+(\d+)\s+array")
+SUBR = re.compile(rb"\s*dup\s+(\d+)\s+(\d+)\s+(\S+) ")
+CHARSTRINGS = re.compile(rb"/CharStrings\s+(\d+)\s+dict\s+dup\s+begin")
+GLYPH = re.compile(rb"\s*/([^\s/\[\]{}()<>%]+)\s+(\d+)\s+(\S+) ")
+TRAILER = re.compile(rb"[ \t]*[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def entries(text, at, pattern):
+    """[(key, encrypted charstring, the 'RD' token, the line's rest)] from `at` while entries follow,
+    and the offset after them."""
+    found = []
+    while True:
+        match = pattern.match(text, at)
+        if not match:
+            return found, at
+        start = match.end()
+        end = start + int(match.group(2))
+        trailer = TRAILER.match(text, end)
+        found.append((match.group(1), text[start:end], match.group(3), text[end:trailer.end()]))
+        at = trailer.end()
+
+
+def resubset(users):
+    """Re-subset one embedded Type 1 program (FontFile) to the glyphs its font dicts in the part show
+    (users: [(font dict, codes)]), with /Widths, /FirstChar, /LastChar, /CharSet and the tag to match."""
+    descriptor = users[0][0].FontDescriptor
+    stream = descriptor.FontFile
+    data = stream.read_bytes()
+    length1, length2 = int(stream.Length1), int(stream.Length2)
+    clear, trailer = data[:length1], data[length1 + length2:]
+    plain = eexec.decrypt(data[length1:length1 + length2], 55665)[0]
+    builtin = {int(c): n.decode() for c, n in BUILTIN.findall(clear)}
+    subrs_at, strings_at = SUBRS.search(plain), CHARSTRINGS.search(plain)
+    if subrs_at is None or strings_at is None:
+        return                   # not a program as pdfTeX writes it: left as it came
+    subrs, subrs_end = entries(plain, subrs_at.end(), SUBR)
+    glyphs, glyphs_end = entries(plain, strings_at.end(), GLYPH)
+    lenIV = re.search(rb"/lenIV\s+(-?\d+)", plain)
+    lenIV = int(lenIV.group(1)) if lenIV else 4
+    charstrings = {name.decode(): cs for name, cs, _, _ in glyphs}
+    subr_data = {int(n): cs for n, cs, _, _ in subrs}
+    wanted = {".notdef"}
+    for font, codes in users:
+        names = code_names(font, builtin)
+        wanted.update(names[c] for c in codes if c in names)
+    wanted &= set(charstrings)
+    used_subrs = {0, 1, 2, 3} & set(subr_data)
+    todo = sorted(wanted)
+    while todo:
+        parts = mark(decrypt(charstrings[todo.pop()], lenIV), subr_data, used_subrs, lenIV) & set(charstrings)
+        todo += sorted(parts - wanted)
+        wanted |= parts
+    base = str(descriptor.FontName)[1:].split("+", 1)[-1]
+    tag = "".join(chr(65 + b % 26) for b in hashlib.sha256(" ".join([base, *sorted(wanted)]).encode()).digest()[:6])
+    rd, np_ = (subrs[0][2], subrs[0][3]) if subrs else (b"RD", b" NP\n")
+    stub = eexec.encrypt(b"\0" * max(lenIV, 0) + b"\x0b", 4330)[0] if lenIV >= 0 else b"\x0b"
+    given = {int(n): (cs, token, rest) for n, cs, token, rest in subrs}
+    last = max(used_subrs, default=-1)
+    out_subrs = b""
+    for n in range(last + 1):
+        cs, token, rest = given[n] if n in used_subrs else (stub, rd, np_)
+        out_subrs += b"dup %d %d %s " % (n, len(cs), token) + cs + rest
+    out_glyphs = b"".join(b"/%s %d %s " % (name, len(cs), token) + cs + rest
+                          for name, cs, token, rest in glyphs if name.decode() in wanted)
+    plain = (plain[:subrs_at.start()] + b"/Subrs %d array\n" % (last + 1) + out_subrs
+             + plain[subrs_end:strings_at.start()] + b"/CharStrings %d dict dup begin\n" % len(
+                 [g for g in glyphs if g[0].decode() in wanted]) + out_glyphs + plain[glyphs_end:])
+    encrypted = eexec.encrypt(plain, 55665)[0]
+    clear = re.sub(rb"(/FontName\s*/)(?:[A-Z]{6}\+)?", lambda m: m.group(1) + tag.encode() + b"+", clear, count=1)
+    clear = ENCODED.sub(lambda m: m.group(0) if m.group(1).decode() in wanted else b"", clear)
+    stream.write(clear + encrypted + trailer)
+    stream.Length1, stream.Length2, stream.Length3 = len(clear), len(encrypted), len(trailer)
+    descriptor.FontName = Name(f"/{tag}+{base}")
+    descriptor.CharSet = pikepdf.String("".join(f"/{n}" for n in sorted(wanted - {".notdef"})))
+    for font, codes in users:
+        font.BaseFont = descriptor.FontName
+        if codes and "/Widths" in font:
+            first, widths = int(font.FirstChar), list(font.Widths)
+            low, high = min(codes), max(codes)
+            font.Widths = Array(widths[low - first:high - first + 1])
+            font.FirstChar, font.LastChar = low, high
+
+
+def decrypt(charstring, lenIV):
+    return charstring if lenIV < 0 else eexec.decrypt(charstring, 4330)[0][lenIV:]
+
+
+def tokens(cs):
+    """The numbers and operators (12 x as 1200 + x, as strings) of a decrypted Type 1 charstring."""
+    i = 0
+    while i < len(cs):
+        v = cs[i]
+        if v >= 32:
+            if v <= 246:
+                yield v - 139
+                i += 1
+            elif v <= 250:
+                yield (v - 247) * 256 + cs[i + 1] + 108
+                i += 2
+            elif v <= 254:
+                yield -(v - 251) * 256 - cs[i + 1] - 108
+                i += 2
+            else:
+                yield int.from_bytes(cs[i + 1:i + 5], "big", signed=True)
+                i += 5
+        elif v == 12:
+            yield f"op{1200 + cs[i + 1]}" if i + 1 < len(cs) else "op12"
+            i += 2
+        else:
+            yield f"op{v}"
+            i += 1
+
+
+def mark(cs, subrs, used, lenIV, stack=None, ps=None, depth=0):
+    """The glyph names an accented glyph (seac) builds on; the subroutines cs calls added to `used`
+    (following hint replacement's `n 1 3 callothersubr pop callsubr`)."""
+    stack = [] if stack is None else stack
+    ps = [] if ps is None else ps
+    found = set()
+    for token in tokens(cs):
+        if isinstance(token, int):
+            stack.append(token)
+        elif token == "op10" and stack:                  # callsubr
+            n = stack.pop()
+            if n in subrs and depth < 16:
+                used.add(n)
+                found |= mark(decrypt(subrs[n], lenIV), subrs, used, lenIV, stack, ps, depth + 1)
+        elif token == "op1216" and len(stack) >= 2:      # callothersubr
+            stack.pop()
+            n = stack.pop()
+            args = [stack.pop() for _ in range(min(n, len(stack)))]
+            ps.extend(args)
+        elif token == "op1217":                          # pop
+            stack.append(ps.pop() if ps else 0)
+        elif token == "op1206" and len(stack) >= 2:      # seac: base and accent by StandardEncoding
+            found |= {StandardEncoding[c] for c in stack[-2:] if 0 <= c < 256}
+            stack.clear()
+        elif token == "op1212" and len(stack) >= 2:      # div
+            b, a = stack.pop(), stack.pop()
+            stack.append(a // b if b else 0)
+        elif token in ("op11", "op14"):                  # return, endchar
+            return found
+        else:
+            stack.clear()
+    return found
