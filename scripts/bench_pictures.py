@@ -77,7 +77,8 @@ def cold_run(found, preamble, root, texts, per_run, jobs):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("main", help="the dictionary's main .tex file")
-    parser.add_argument("--per-run", type=int, nargs="+", default=[1, pictures.PER_RUN])
+    parser.add_argument("--per-run", type=lambda s: None if s == "all" else int(s), nargs="+", default=[1, None],
+                        help="pictures to a pdflatex run, each a number or 'all' (all, one run per job)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--drop", nargs="*", default=[], help="packages this TeX Live lacks (e.g. helvet)")
     args = parser.parse_args()

@@ -49,6 +49,11 @@ def split(pdf, parts):
             write_part(source, names, part)
 
 
+def page_count(pdf):
+    with pikepdf.open(pdf) as source:
+        return len(source.pages)
+
+
 def named_destinations(source):
     """{name (str): the destination array} of the /Dests name tree and the catalog's old /Dests dict."""
     found = {}
