@@ -10,14 +10,17 @@ alone: fonts re-subset to the glyphs its pages (and the forms they draw) show, r
 the order of first use, only the destinations, outlines and labels that lie in it, no dates, the
 /ID computed from the content.  The same pages typeset beside other neighbours give the same bytes.
 """
+import functools
 import hashlib
 import os
 import re
+import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
+from fontTools import tfmLib
 from fontTools.encodings.StandardEncoding import StandardEncoding
-from fontTools.misc import eexec
 from pikepdf import Array, Dictionary, Name
 
 # Resource categories renamed per content stream, with the prefix of their new names.
@@ -317,6 +320,10 @@ class Normaliser:
                 fonts.setdefault(descriptor.FontFile.objgen, []).append((font, codes))
         for users in fonts.values():
             resubset(users)
+        for font, codes in self.codes.values():
+            encoding = font.get("/Encoding")
+            if isinstance(encoding, Dictionary) and "/Differences" in encoding:
+                font.Encoding = differences(encoding, codes)
 
     def rewrite(self, holder, resources, page=False):
         """The content of holder (a page or form) with its resources renamed (self.resources: the new
@@ -408,6 +415,28 @@ def code_names(font, builtin):
     return names
 
 
+def differences(encoding, codes):
+    """A font's /Encoding with /Differences for the codes the part shows only: pdfTeX lists those the
+    whole run shows (and may share the dictionary between fonts)."""
+    names, code = {}, 0
+    for item in encoding.Differences:
+        if isinstance(item, Name):
+            names[code] = item
+            code += 1
+        else:
+            code = int(item)
+    listed, last = [], None
+    for code in sorted(c for c in codes if c in names):
+        if code != last:
+            listed.append(code)
+        listed.append(names[code])
+        last = code + 1
+    new = Dictionary(Type=Name.Encoding, Differences=Array(listed))
+    if "/BaseEncoding" in encoding:
+        new.BaseEncoding = encoding.BaseEncoding
+    return new
+
+
 BUILTIN = re.compile(rb"dup (\d+) ?/([^\s/]+) put")
 ENCODED = re.compile(rb"dup \d+ ?/([^\s/]+) put\n?")
 SUBRS = re.compile(rb"/Subrs\s+(\d+)\s+array")
@@ -432,23 +461,33 @@ def entries(text, at, pattern):
         at = trailer.end()
 
 
+@functools.lru_cache(maxsize=64)
+def parse_program(data, length1, length2):
+    """(clear text, trailer, decrypted private part, built-in encoding, the /Subrs and /CharStrings
+    matches, the subroutines and glyphs (entries) with the offsets after them, lenIV) of a Type 1
+    program as pdfTeX embeds it, or None; kept for the next parts of the same run."""
+    clear, trailer = data[:length1], data[length1 + length2:]
+    plain = decrypt(data[length1:length1 + length2], 0, EEXEC)
+    builtin = {int(c): n.decode() for c, n in BUILTIN.findall(clear)}
+    subrs_at, strings_at = SUBRS.search(plain), CHARSTRINGS.search(plain)
+    if subrs_at is None or strings_at is None:
+        return None
+    subrs, subrs_end = entries(plain, subrs_at.end(), SUBR)
+    glyphs, glyphs_end = entries(plain, strings_at.end(), GLYPH)
+    lenIV = re.search(rb"/lenIV\s+(-?\d+)", plain)
+    lenIV = int(lenIV.group(1)) if lenIV else 4
+    return clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV
+
+
 def resubset(users):
     """Re-subset one embedded Type 1 program (FontFile) to the glyphs its font dicts in the part show
     (users: [(font dict, codes)]), with /Widths, /FirstChar, /LastChar, /CharSet and the tag to match."""
     descriptor = users[0][0].FontDescriptor
     stream = descriptor.FontFile
-    data = stream.read_bytes()
-    length1, length2 = int(stream.Length1), int(stream.Length2)
-    clear, trailer = data[:length1], data[length1 + length2:]
-    plain = eexec.decrypt(data[length1:length1 + length2], 55665)[0]
-    builtin = {int(c): n.decode() for c, n in BUILTIN.findall(clear)}
-    subrs_at, strings_at = SUBRS.search(plain), CHARSTRINGS.search(plain)
-    if subrs_at is None or strings_at is None:
+    program = parse_program(stream.read_bytes(), int(stream.Length1), int(stream.Length2))
+    if program is None:
         return                   # not a program as pdfTeX writes it: left as it came
-    subrs, subrs_end = entries(plain, subrs_at.end(), SUBR)
-    glyphs, glyphs_end = entries(plain, strings_at.end(), GLYPH)
-    lenIV = re.search(rb"/lenIV\s+(-?\d+)", plain)
-    lenIV = int(lenIV.group(1)) if lenIV else 4
+    clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV = program
     charstrings = {name.decode(): cs for name, cs, _, _ in glyphs}
     subr_data = {int(n): cs for n, cs, _, _ in subrs}
     wanted = {".notdef"}
@@ -465,7 +504,7 @@ def resubset(users):
     base = str(descriptor.FontName)[1:].split("+", 1)[-1]
     tag = "".join(chr(65 + b % 26) for b in hashlib.sha256(" ".join([base, *sorted(wanted)]).encode()).digest()[:6])
     rd, np_ = (subrs[0][2], subrs[0][3]) if subrs else (b"RD", b" NP\n")
-    stub = eexec.encrypt(b"\0" * max(lenIV, 0) + b"\x0b", 4330)[0] if lenIV >= 0 else b"\x0b"
+    stub = encrypt(b"\0" * max(lenIV, 0) + b"\x0b", CHARSTRING) if lenIV >= 0 else b"\x0b"
     given = {int(n): (cs, token, rest) for n, cs, token, rest in subrs}
     last = max(used_subrs, default=-1)
     out_subrs = b""
@@ -477,7 +516,7 @@ def resubset(users):
     plain = (plain[:subrs_at.start()] + b"/Subrs %d array\n" % (last + 1) + out_subrs
              + plain[subrs_end:strings_at.start()] + b"/CharStrings %d dict dup begin\n" % len(
                  [g for g in glyphs if g[0].decode() in wanted]) + out_glyphs + plain[glyphs_end:])
-    encrypted = eexec.encrypt(plain, 55665)[0]
+    encrypted = encrypt(plain, EEXEC)
     clear = re.sub(rb"(/FontName\s*/)(?:[A-Z]{6}\+)?", lambda m: m.group(1) + tag.encode() + b"+", clear, count=1)
     clear = ENCODED.sub(lambda m: m.group(0) if m.group(1).decode() in wanted else b"", clear)
     stream.write(clear + encrypted + trailer)
@@ -489,12 +528,65 @@ def resubset(users):
         if codes and "/Widths" in font:
             first, widths = int(font.FirstChar), list(font.Widths)
             low, high = min(codes), max(codes)
-            font.Widths = Array(widths[low - first:high - first + 1])
+            exact = tfm_widths(base)
+            font.Widths = Array([exact.get(c, widths[c - first]) for c in range(low, high + 1)])
             font.FirstChar, font.LastChar = low, high
 
 
-def decrypt(charstring, lenIV):
-    return charstring if lenIV < 0 else eexec.decrypt(charstring, 4330)[0][lenIV:]
+@functools.lru_cache(maxsize=None)
+def font_map():
+    """{PostScript name: [TeX font metric names]} of pdfTeX's map file, less slanted or extended
+    instances (whose widths are not the program's)."""
+    found = {}
+    path = subprocess.run(["kpsewhich", "pdftex.map"], capture_output=True, text=True).stdout.strip()
+    for line in Path(path).read_text(errors="replace").splitlines() if path else []:
+        words = line.split()
+        if len(words) > 1 and not line.startswith(("%", "#")) and not re.search(r"Slant|Extend", line):
+            found.setdefault(words[1], []).append(words[0])
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def tfm_widths(name):
+    """{code: width in 1/1000 em, rounded to 0.1 as pdfTeX writes /Widths} from the metric of the font
+    `name` at its design size ({} when there is no one metric): pdfTeX writes the widths of the first
+    size the run uses, which differ in the last digit between sizes, so between batches."""
+    found = []
+    for tfm in font_map().get(name, []):
+        path = subprocess.run(["kpsewhich", f"{tfm}.tfm"], capture_output=True, text=True).stdout.strip()
+        if path:
+            chars = tfmLib.TFM(path).chars
+            found.append({c: round(Decimal(v["width"] * 1000), 1).normalize() for c, v in chars.items()})
+    if not found or any(f != found[0] for f in found[1:]):
+        return {}
+    return {c: int(w) if w == int(w) else w for c, w in found[0].items()}
+
+
+# The keys of Type 1 encryption: the private part (eexec) and each charstring.
+EEXEC, CHARSTRING = 55665, 4330
+
+
+@functools.lru_cache(maxsize=4096)
+def decrypt(data, skip, key=CHARSTRING):
+    """Type 1 decryption of data (a charstring by default), its first `skip` bytes dropped (lenIV; < 0:
+    not encrypted)."""
+    if skip < 0:
+        return data
+    out, r = bytearray(len(data)), key
+    for i, c in enumerate(data):
+        out[i] = c ^ (r >> 8)
+        r = ((c + r) * 52845 + 22719) & 0xFFFF
+    return bytes(out[skip:])
+
+
+def encrypt(data, key):
+    """Type 1 encryption (the inverse of decrypt, no bytes dropped)."""
+    out, r = bytearray(len(data)), key
+    for i, p in enumerate(data):
+        c = p ^ (r >> 8)
+        out[i] = c
+        r = ((c + r) * 52845 + 22719) & 0xFFFF
+    return bytes(out)
 
 
 def tokens(cs):
