@@ -7,10 +7,11 @@ the picture's key: the hash of the picture, the preamble and only the macros it 
 unrelated macro recompiles nothing.  A picture that fails is told as the dictionary's file and line,
 the term and TeX's own message.
 
-One pdflatex run per picture (`PER_RUN`), though 16 pictures to a run, split with pdfseparate, take
-half the time (scripts/bench_pictures.py): a page cut from a shared run carries the font subsets of
-its neighbours and pdfseparate's random /ID, so its PDF would depend on which pictures were stale
-with it, not on its key alone.  (The SVGs come out the same either way.)
+The stale pictures of a job compile in one pdflatex run per thread, one page each (a run costs a
+fixed 0.08 s or so, loading the format, whatever it holds), cut into one PDF per picture by
+glossary.pdfpages: each picture's PDF is a function of its own page, not of the pictures compiled
+with it (fonts re-subset, resources renamed, no /ID of the run), so the cache stays keyed on the
+picture alone and an incremental build gives the bytes of a clean one.
 """
 import functools
 import hashlib
@@ -23,7 +24,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from glossary import latex, svgink
+from glossary import latex, pdfpages, svgink
 from glossary.entries import EntryError
 from glossary.readers.latex import glossaries, references
 from glossary.readers.latex.lexer import group_end, strip_comments
@@ -42,8 +43,9 @@ DROPPED_COMMAND = re.compile(r"(gls|Gls|GLS|newglossary|makeglossaries|printglos
 # The line that starts the macro file's part of a picture preamble (see `split_preamble`).
 MACRO_MARK = "%% glossary.pictures: the macro file follows"
 END_OF_DUMP = r"\csname endofdump\endcsname"
-# Pictures compiled in one pdflatex run (one page each): 1 keeps a PDF's bytes a function of its key.
-PER_RUN = 1
+# Pictures compiled in one pdflatex run (one page each): None, all of a job's stale ones, shared out
+# over its threads (compile_all).
+PER_RUN = None
 
 # \gls and friends without glossaries-extra: a term's text (given per picture by `term_lines`),
 # else its key, so a picture still says which term it means.
@@ -484,20 +486,23 @@ def run_batch(batch, preamble, fmt, view, cache, terms):
             failed = [(batch[bad], failure(batch[bad], log_text, tex, starts[bad][1], getattr(err, "refused", ())))]
             rest = batch[:bad] + batch[bad + 1:]
             return failed + (run_batch(rest, preamble, fmt, view, cache, terms) if rest else [])
-        split(Path(work) / latex.OUT / "pictures.pdf", batch, cache)
+        pdf = Path(work) / latex.OUT / "pictures.pdf"
+        pages = pdfpages.page_count(pdf)
+        if pages != len(batch) and len(batch) > 1:  # a picture of no page, or of several: one at a time
+            return [fail for one in batch for fail in run_batch([one], preamble, fmt, view, cache, terms)]
+        split(pdf, batch, cache, pages)
     return []
 
 
-def split(pdf, batch, cache):
-    """Page i of a run's PDF becomes cache/<key of picture i>.pdf and .svg."""
-    for page, picture in enumerate(batch, 1):
-        target = Path(cache) / f"{picture['key']}.pdf"
-        tmp = Path(f"{target}.{os.getpid()}.tmp.pdf")
-        if len(batch) == 1:
-            shutil.copyfile(pdf, tmp)
-        else:
-            subprocess.run(["pdfseparate", "-f", str(page), "-l", str(page), str(pdf), str(tmp)],
-                           check=True, capture_output=True)
+def split(pdf, batch, cache, pages):
+    """Page i of a run's PDF becomes cache/<key of picture i>.pdf (glossary.pdfpages: its bytes its own)
+    and .svg; a picture alone in its run keeps all its `pages`."""
+    targets = [Path(cache) / f"{picture['key']}.pdf" for picture in batch]
+    tmps = [Path(f"{target}.{os.getpid()}.tmp.pdf") for target in targets]
+    last = {1: pages} if len(batch) == 1 else {}
+    pdfpages.split(pdf, [{"first": page, "last": last.get(page, page), "output": tmp, "info": None}
+                         for page, tmp in enumerate(tmps, 1)])
+    for picture, target, tmp in zip(batch, targets, tmps):
         to_svg(tmp, Path(cache) / f"{picture['key']}.svg")
         os.replace(tmp, target)
 
@@ -512,9 +517,9 @@ def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int 
                 per_run: int = PER_RUN, folder: str = None, sources: dict = None) -> dict:
     """{key: {"pdf": cache/<key>.pdf, "svg": cache/<key>.svg}} for every picture ({"key", "tex", "term",
     "path", "line", "n"}); those not in `cache` compile from the preamble's format (built once, cached),
-    `per_run` to a pdflatex run (more than 1 only to measure: see the module's docstring), `jobs` runs at
-    a time, `root` searched for packages and \\input files; a run reads nothing of the machine but the
-    dictionary's `folder` (View) and TeX Live, and a picture that names a file outside it fails before
+    `per_run` to a pdflatex run (None: all, shared out over the `jobs` runs at a time), `root` searched
+    for packages and \\input files; a run reads nothing of the machine but the dictionary's `folder`
+    (View) and TeX Live, and a picture that names a file outside it fails before
     (check_reads).  Raises EntryError naming each picture that does not compile (the others are cached
     first), or the main file's or macro file's line where the preamble fails (`sources`: compile_format)."""
     outside_folder = check_reads(pictures)
@@ -529,6 +534,7 @@ def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int 
         return result
     fmt = format_path(preamble, cache)
     order = [todo[k] for k in sorted(todo, key=lambda k: (todo[k]["path"], todo[k]["line"], k))]
+    per_run = per_run or -(-len(order) // max(1, jobs))
     batches = [order[i:i + per_run] for i in range(0, len(order), per_run)]
     with tempfile.TemporaryDirectory() as work, ThreadPoolExecutor(max(1, jobs)) as pool:
         view = View(work, root, folder, outside_root(preamble, root)[1])
