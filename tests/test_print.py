@@ -3,6 +3,7 @@ from the same prose, figures and facts as the pages; byte-stable, and rebuilt in
 prose edit."""
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -12,8 +13,9 @@ import unicodedata
 
 import pytest
 from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
+from fontTools.misc import eexec
 
-from glossary import jsonio, latex, typeset
+from glossary import jsonio, latex, t1crypt, typeset
 
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
@@ -357,3 +359,13 @@ def test_an_entry_that_fails_in_a_batch_is_told_and_the_others_compile(built, tm
     assert compile_batch(root, tmp_path / "good", [entries[0], entries[2]]) == {}
     for slug in ("attention", "gamma"):
         assert (tmp_path / "run" / f"{slug}.pdf").read_bytes() == (tmp_path / "good" / f"{slug}.pdf").read_bytes()
+
+
+def test_the_type1_cipher_is_fonttools_eexec():
+    """glossary.t1crypt (the split's font re-subsetting) deciphers and enciphers as fontTools does."""
+    for size in (0, 1, 7, 4000):
+        data = os.urandom(size)
+        for key in (55665, 4330):
+            assert t1crypt.decrypt(data, key) == eexec.decrypt(data, key)
+            assert t1crypt.encrypt(data, key) == eexec.encrypt(data, key)
+            assert t1crypt.decrypt(t1crypt.encrypt(data, key)[0], key)[0] == data
