@@ -300,8 +300,11 @@ def compile_entries(todo, render, fmt, package_dirs, site_terms, log):
                     message = alone(t, fmt, package_dirs, site_terms, log)
                     if message:
                         failures[t["entry"]["slug"]] = message
-                if bad is not None and todo[bad]["entry"]["slug"] not in failures:   # fails beside others only
-                    failures[todo[bad]["entry"]["slug"]] = str(entry_failure(todo[bad]["entry"], err))
+                # an entry that compiles alone but not beside the others is compiled alone, in a batch of one
+                if bad is not None and todo[bad]["entry"]["slug"] not in failures and len(todo) > 1:
+                    single = todo.pop(bad)
+                    failures.update(compile_entries([single], render, fmt, package_dirs, site_terms, log))
+                    continue
                 if not any(t["entry"]["slug"] in failures for t in todo):
                     raise                       # the batch's own document fails, none of its entries
                 todo = [t for t in todo if t["entry"]["slug"] not in failures]
