@@ -3,7 +3,6 @@ from the same prose, figures and facts as the pages; byte-stable, and rebuilt in
 prose edit."""
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -13,9 +12,8 @@ import unicodedata
 
 import pytest
 from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
-from fontTools.misc import eexec
 
-from glossary import jsonio, latex, t1crypt, typeset
+from glossary import jsonio, latex, typeset
 
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
@@ -377,13 +375,3 @@ def test_entries_that_clash_beside_each_other_still_compile(built, tmp_path):
         assert compile_batch(root, tmp_path / slug, [batch_entry(root, slug, entry["body"])]) == {}
         assert (tmp_path / "run" / f"{slug}.pdf").read_bytes() == (tmp_path / slug / f"{slug}.pdf").read_bytes(), slug
     assert "counter 1 here" in words(pdftotext(tmp_path / "run/four.pdf"))
-
-
-def test_the_type1_cipher_is_fonttools_eexec():
-    """glossary.t1crypt (the split's font re-subsetting) deciphers and enciphers as fontTools does."""
-    for size in (0, 1, 7, 4000):
-        data = os.urandom(size)
-        for key in (55665, 4330):
-            assert t1crypt.decrypt(data, key) == eexec.decrypt(data, key)
-            assert t1crypt.encrypt(data, key) == eexec.encrypt(data, key)
-            assert t1crypt.decrypt(t1crypt.encrypt(data, key)[0], key)[0] == data

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pikepdf
 from fontTools.encodings.StandardEncoding import StandardEncoding
+from fontTools.misc import eexec
 from pikepdf import Array, Dictionary, Name
-
-from glossary import t1crypt as eexec
 
 # Resource categories renamed per content stream, with the prefix of their new names.
 CATEGORIES = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh", "/ColorSpace": "CS",
