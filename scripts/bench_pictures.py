@@ -1,8 +1,9 @@
 """Numbers behind glossary.pictures: the real dictionary's pictures compiled cold, per_run pictures to
-a pdflatex run, twice (byte stability); which fail and why; time per picture; SVG sizes.
+a pdflatex run, twice (byte stability), and whether the files are the same whatever per_run (each
+picture's PDF its own: glossary.pdfpages); which fail and why; time per picture; SVG sizes.
 
     PYTHONPATH=src .venv/bin/python scripts/bench_pictures.py /work/shared/adictml/ADictML_Main.tex \
-        [--per-run 1 16] [--jobs 1] [--drop helvet]
+        [--per-run 1 16 all] [--jobs 1] [--drop helvet]
 
 The dictionary is read by glossary.texdict: its preamble, macro files, and each term's pictures, keyed
 as the build keys them (the terms' texts for \\gls, the files under the dictionary's folder).
@@ -42,10 +43,10 @@ def digests(cache):
 
 
 def child_cpu():
-    """CPU seconds (user + system) of the finished child processes (pdflatex, pdftocairo): unlike wall
-    time, not stretched by other jobs on the machine."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    """CPU seconds (user + system) of the finished child processes (pdflatex, pdftocairo) and of this
+    one (the split, glossary.pdfpages): unlike wall time, not stretched by other jobs on the machine."""
+    return sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_CHILDREN,
+                                                                          resource.RUSAGE_SELF)))
 
 
 def cold_run(found, preamble, root, texts, per_run, jobs):
@@ -99,6 +100,8 @@ def main():
         print(f"  byte-identical across the two runs: {stable} ({len(runs[per_run][0])} files)")
         if sizes:
             print(f"  SVG bytes: total {sum(sizes)}, median {int(statistics.median(sizes))}, max {max(sizes)}")
+    first = [found[0] for found in runs.values()]
+    print(f"byte-identical across per_run values {list(runs)}: {all(f == first[0] for f in first)}")
     print("failures:")
     for line in failed:
         print("  " + line)

@@ -6,19 +6,17 @@ font once per run, for the glyphs of all pages (and tags it after that set), nam
 its internal counters (/F24, /Fm3), and pgf shares one growing ExtGState dictionary between pages;
 the page tree's inherited attributes, links to other pages, named destinations, outlines, page labels
 and a random /ID would come along.  `split` writes each part with pikepdf (qpdf) from its pages
-alone: fonts re-subset to the glyphs its pages (and the forms they draw) show, resources renamed in
+alone: fonts re-subset to the glyphs its pages (and the forms they draw) show (glossary.type1), resources renamed in
 the order of first use, only the destinations, outlines and labels that lie in it, no dates, the
 /ID computed from the content.  The same pages typeset beside other neighbours give the same bytes.
 """
-import hashlib
 import os
-import re
 from pathlib import Path
 
 import pikepdf
-from fontTools.encodings.StandardEncoding import StandardEncoding
-from fontTools.misc import eexec
 from pikepdf import Array, Dictionary, Name
+
+from glossary import type1
 
 # Resource categories renamed per content stream, with the prefix of their new names.
 CATEGORIES = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh", "/ColorSpace": "CS",
@@ -316,7 +314,11 @@ class Normaliser:
             if font.get("/Subtype") == Name.Type1 and descriptor is not None and "/FontFile" in descriptor:
                 fonts.setdefault(descriptor.FontFile.objgen, []).append((font, codes))
         for users in fonts.values():
-            resubset(users)
+            type1.resubset(users)
+        for font, codes in self.codes.values():
+            encoding = font.get("/Encoding")
+            if isinstance(encoding, Dictionary) and "/Differences" in encoding:
+                font.Encoding = differences(encoding, codes)
 
     def rewrite(self, holder, resources, page=False):
         """The content of holder (a page or form) with its resources renamed (self.resources: the new
@@ -388,170 +390,23 @@ class Normaliser:
             entry[1].update(bytes(s))
 
 
-def code_names(font, builtin):
-    """{code: glyph name} of a simple font: its /Encoding's /Differences over its base encoding (the
-    program's built-in one, `builtin`, or StandardEncoding)."""
-    encoding = font.get("/Encoding")
-    names = dict(builtin)
-    if isinstance(encoding, Name) or (isinstance(encoding, Dictionary) and "/BaseEncoding" in encoding):
-        base = encoding if isinstance(encoding, Name) else encoding.BaseEncoding
-        if base == Name.StandardEncoding:
-            names = {c: n for c, n in enumerate(StandardEncoding) if n != ".notdef"}
-    if isinstance(encoding, Dictionary) and "/Differences" in encoding:
-        code = 0
-        for item in encoding.Differences:
-            if isinstance(item, Name):
-                names[code] = str(item)[1:]
-                code += 1
-            else:
-                code = int(item)
-    return names
-
-
-BUILTIN = re.compile(rb"dup (\d+) ?/([^\s/]+) put")
-ENCODED = re.compile(rb"dup \d+ ?/([^\s/]+) put\n?")
-SUBRS = re.compile(rb"/Subrs\s+(\d+)\s+array")
-SUBR = re.compile(rb"\s*dup\s+(\d+)\s+(\d+)\s+(\S+) ")
-CHARSTRINGS = re.compile(rb"/CharStrings\s+(\d+)\s+dict\s+dup\s+begin")
-GLYPH = re.compile(rb"\s*/([^\s/\[\]{}()<>%]+)\s+(\d+)\s+(\S+) ")
-TRAILER = re.compile(rb"[ \t]*[^\r\n]*(?:\r\n|\r|\n)?")
-
-
-def entries(text, at, pattern):
-    """[(key, encrypted charstring, the 'RD' token, the line's rest)] from `at` while entries follow,
-    and the offset after them."""
-    found = []
-    while True:
-        match = pattern.match(text, at)
-        if not match:
-            return found, at
-        start = match.end()
-        end = start + int(match.group(2))
-        trailer = TRAILER.match(text, end)
-        found.append((match.group(1), text[start:end], match.group(3), text[end:trailer.end()]))
-        at = trailer.end()
-
-
-def resubset(users):
-    """Re-subset one embedded Type 1 program (FontFile) to the glyphs its font dicts in the part show
-    (users: [(font dict, codes)]), with /Widths, /FirstChar, /LastChar, /CharSet and the tag to match."""
-    descriptor = users[0][0].FontDescriptor
-    stream = descriptor.FontFile
-    data = stream.read_bytes()
-    length1, length2 = int(stream.Length1), int(stream.Length2)
-    clear, trailer = data[:length1], data[length1 + length2:]
-    plain = eexec.decrypt(data[length1:length1 + length2], 55665)[0]
-    builtin = {int(c): n.decode() for c, n in BUILTIN.findall(clear)}
-    subrs_at, strings_at = SUBRS.search(plain), CHARSTRINGS.search(plain)
-    if subrs_at is None or strings_at is None:
-        return                   # not a program as pdfTeX writes it: left as it came
-    subrs, subrs_end = entries(plain, subrs_at.end(), SUBR)
-    glyphs, glyphs_end = entries(plain, strings_at.end(), GLYPH)
-    lenIV = re.search(rb"/lenIV\s+(-?\d+)", plain)
-    lenIV = int(lenIV.group(1)) if lenIV else 4
-    charstrings = {name.decode(): cs for name, cs, _, _ in glyphs}
-    subr_data = {int(n): cs for n, cs, _, _ in subrs}
-    wanted = {".notdef"}
-    for font, codes in users:
-        names = code_names(font, builtin)
-        wanted.update(names[c] for c in codes if c in names)
-    wanted &= set(charstrings)
-    used_subrs = {0, 1, 2, 3} & set(subr_data)
-    todo = sorted(wanted)
-    while todo:
-        parts = mark(decrypt(charstrings[todo.pop()], lenIV), subr_data, used_subrs, lenIV) & set(charstrings)
-        todo += sorted(parts - wanted)
-        wanted |= parts
-    base = str(descriptor.FontName)[1:].split("+", 1)[-1]
-    tag = "".join(chr(65 + b % 26) for b in hashlib.sha256(" ".join([base, *sorted(wanted)]).encode()).digest()[:6])
-    rd, np_ = (subrs[0][2], subrs[0][3]) if subrs else (b"RD", b" NP\n")
-    stub = eexec.encrypt(b"\0" * max(lenIV, 0) + b"\x0b", 4330)[0] if lenIV >= 0 else b"\x0b"
-    given = {int(n): (cs, token, rest) for n, cs, token, rest in subrs}
-    last = max(used_subrs, default=-1)
-    out_subrs = b""
-    for n in range(last + 1):
-        cs, token, rest = given[n] if n in used_subrs else (stub, rd, np_)
-        out_subrs += b"dup %d %d %s " % (n, len(cs), token) + cs + rest
-    out_glyphs = b"".join(b"/%s %d %s " % (name, len(cs), token) + cs + rest
-                          for name, cs, token, rest in glyphs if name.decode() in wanted)
-    plain = (plain[:subrs_at.start()] + b"/Subrs %d array\n" % (last + 1) + out_subrs
-             + plain[subrs_end:strings_at.start()] + b"/CharStrings %d dict dup begin\n" % len(
-                 [g for g in glyphs if g[0].decode() in wanted]) + out_glyphs + plain[glyphs_end:])
-    encrypted = eexec.encrypt(plain, 55665)[0]
-    clear = re.sub(rb"(/FontName\s*/)(?:[A-Z]{6}\+)?", lambda m: m.group(1) + tag.encode() + b"+", clear, count=1)
-    clear = ENCODED.sub(lambda m: m.group(0) if m.group(1).decode() in wanted else b"", clear)
-    stream.write(clear + encrypted + trailer)
-    stream.Length1, stream.Length2, stream.Length3 = len(clear), len(encrypted), len(trailer)
-    descriptor.FontName = Name(f"/{tag}+{base}")
-    descriptor.CharSet = pikepdf.String("".join(f"/{n}" for n in sorted(wanted - {".notdef"})))
-    for font, codes in users:
-        font.BaseFont = descriptor.FontName
-        if codes and "/Widths" in font:
-            first, widths = int(font.FirstChar), list(font.Widths)
-            low, high = min(codes), max(codes)
-            font.Widths = Array(widths[low - first:high - first + 1])
-            font.FirstChar, font.LastChar = low, high
-
-
-def decrypt(charstring, lenIV):
-    return charstring if lenIV < 0 else eexec.decrypt(charstring, 4330)[0][lenIV:]
-
-
-def tokens(cs):
-    """The numbers and operators (12 x as 1200 + x, as strings) of a decrypted Type 1 charstring."""
-    i = 0
-    while i < len(cs):
-        v = cs[i]
-        if v >= 32:
-            if v <= 246:
-                yield v - 139
-                i += 1
-            elif v <= 250:
-                yield (v - 247) * 256 + cs[i + 1] + 108
-                i += 2
-            elif v <= 254:
-                yield -(v - 251) * 256 - cs[i + 1] - 108
-                i += 2
-            else:
-                yield int.from_bytes(cs[i + 1:i + 5], "big", signed=True)
-                i += 5
-        elif v == 12:
-            yield f"op{1200 + cs[i + 1]}" if i + 1 < len(cs) else "op12"
-            i += 2
+def differences(encoding, codes):
+    """A font's /Encoding with /Differences for the codes the part shows only: pdfTeX lists those the
+    whole run shows (and may share the dictionary between fonts)."""
+    names, code = {}, 0
+    for item in encoding.Differences:
+        if isinstance(item, Name):
+            names[code] = item
+            code += 1
         else:
-            yield f"op{v}"
-            i += 1
-
-
-def mark(cs, subrs, used, lenIV, stack=None, ps=None, depth=0):
-    """The glyph names an accented glyph (seac) builds on; the subroutines cs calls added to `used`
-    (following hint replacement's `n 1 3 callothersubr pop callsubr`)."""
-    stack = [] if stack is None else stack
-    ps = [] if ps is None else ps
-    found = set()
-    for token in tokens(cs):
-        if isinstance(token, int):
-            stack.append(token)
-        elif token == "op10" and stack:                  # callsubr
-            n = stack.pop()
-            if n in subrs and depth < 16:
-                used.add(n)
-                found |= mark(decrypt(subrs[n], lenIV), subrs, used, lenIV, stack, ps, depth + 1)
-        elif token == "op1216" and len(stack) >= 2:      # callothersubr
-            stack.pop()
-            n = stack.pop()
-            args = [stack.pop() for _ in range(min(n, len(stack)))]
-            ps.extend(args)
-        elif token == "op1217":                          # pop
-            stack.append(ps.pop() if ps else 0)
-        elif token == "op1206" and len(stack) >= 2:      # seac: base and accent by StandardEncoding
-            found |= {StandardEncoding[c] for c in stack[-2:] if 0 <= c < 256}
-            stack.clear()
-        elif token == "op1212" and len(stack) >= 2:      # div
-            b, a = stack.pop(), stack.pop()
-            stack.append(a // b if b else 0)
-        elif token in ("op11", "op14"):                  # return, endchar
-            return found
-        else:
-            stack.clear()
-    return found
+            code = int(item)
+    listed, last = [], None
+    for code in sorted(c for c in codes if c in names):
+        if code != last:
+            listed.append(code)
+        listed.append(names[code])
+        last = code + 1
+    new = Dictionary(Type=Name.Encoding, Differences=Array(listed))
+    if "/BaseEncoding" in encoding:
+        new.BaseEncoding = encoding.BaseEncoding
+    return new
