@@ -13,6 +13,8 @@ import unicodedata
 import pytest
 from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
 
+from glossary import jsonio, latex, typeset
+
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
 
@@ -170,9 +172,11 @@ def test_prose_edit_reruns_that_entrys_print_pieces_and_no_figure(built, tmp_pat
     run, ran = snakemake(work)
     assert not {"pdflatex", "figure_tex", "latex_format", "pdf_to_svg", "pdf_to_png"} & set(ran), ran
     assert ran.count("print") == 1
-    # the batch compiled the edited entry's PDF only: the other one came from its cache
+    # the batch compiled the edited entry's PDF only, in one run: the other one came from its cache
     compiled = sorted(p.name for p in (work / "logs/print").glob("*.tex.log") if p.stat().st_mtime > started)
-    assert compiled == ["b00.multi-head-attention.tex.log"], compiled
+    assert compiled == ["b00.tex.log"], compiled
+    marks = typeset.BATCH_MARK.findall((work / "logs/print/b00.tex.log").read_text(errors="replace"))
+    assert [n for n, _ in marks] == ["1", "end"], marks
     assert {"book_tex", "book"} <= set(ran)
     assert "A lone" in words(pdftotext(work / "results/site/dictionary.pdf"))
     assert "A lone" in words(pdftotext(work / "results/site/terms/multi-head-attention.pdf"))
@@ -202,7 +206,9 @@ def test_print_pdfs_byte_identical_across_clean_builds(skeleton_builds):
     for name in pdfs:
         a, b = (first / name).read_bytes(), (second / name).read_bytes()
         assert a.startswith(b"%PDF") and a == b, name
-        assert b"/CreationDate" not in a and b"/ID [" not in a and str(first).encode() not in a
+        assert b"/CreationDate" not in a and str(first).encode() not in a
+        # pdfTeX writes no /ID; a term PDF's is glossary.pdfpages' digest of its content (equal above)
+        assert (b"/ID [" in a) == name.startswith("site/terms/"), name
 
 
 @pytest.mark.slow
@@ -250,3 +256,122 @@ def test_the_book_starts_from_its_settled_contents_and_ends_as_from_nothing(tmp_
     assert len(passes) >= 2
     assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()
     assert (tmp_path / "again.pdf").read_bytes() != (tmp_path / "first.pdf").read_bytes()
+
+
+# --- entries in one pdflatex run ------------------------------------------------------------
+
+BATCH_SITE = {"title": "A test dictionary", "authors": ["A. Author", "B. Author"], "year": 2026}
+# An entry of our own beside the built ones: a footnote, numbered equations, a heading and a label
+# (counters and link targets that must start afresh in each entry of a batch).
+GAMMA = r"""A term with a footnote.\footnote{Its note, linked to its mark.}
+
+\hypertarget{a-heading}{%
+\section{A heading}\label{a-heading}}
+
+Two equations,
+\begin{equation}\label{eq:one} a = b + c \end{equation}
+\begin{equation} d = e \end{equation}
+and a reference to the heading (Section~\ref{a-heading})."""
+
+
+def batch_entry(root, slug, prose=None):
+    """(the entry as read, its entry_fields): a built entry's section, or one set from `prose`."""
+    if prose is None:
+        entry = jsonio.read(root / f"results/_entries/{slug}.json")
+        text = (root / f"results/{slug}/print/section.tex").read_text(encoding="utf-8")
+    else:
+        entry = {"slug": slug, "title": slug.capitalize(), "path": f"entries/{slug}/entry.md", "line": 1,
+                 "key": slug, "body": prose, "figures": []}
+        text = typeset.section(slug, dict(entry, summary="", summary_given=None, title_latex=None), prose, [],
+                               REPO / "templates/print")
+    return entry, typeset.entry_fields(text, entry, BATCH_SITE, SITE_URL)
+
+
+def compile_batch(root, folder, entries):
+    """compile_entries of `entries` ([(entry, fields)]) into folder/<slug>.pdf, each entry's own document
+    written as folder/<slug>.tex, from the built format; returns its failures."""
+    folder.mkdir(parents=True)
+    todo = []
+    for entry, fields in entries:
+        tex = folder / f"{entry['slug']}.tex"
+        tex.write_text(typeset.print_document([fields], BATCH_SITE, SITE_URL, REPO / "templates/print"))
+        todo.append(typeset.batch_item(entry, fields, tex, folder / f"{entry['slug']}.pdf", BATCH_SITE))
+    return typeset.compile_entries(
+        todo, lambda fields: typeset.print_document(fields, BATCH_SITE, SITE_URL, REPO / "templates/print", batch=True),
+        root / "results/print/entry.fmt", [REPO / "templates"], root / "results/site/terms", folder / "job.log")
+
+
+def pixels(pdf, folder):
+    """pdftoppm's PNG of each page at 72 dpi, as bytes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(pdf), str(folder / "page")], check=True)
+    return [p.read_bytes() for p in sorted(folder.glob("page-*.png"))]
+
+
+def test_an_entry_compiled_in_a_batch_is_the_entry_compiled_alone(built, tmp_path):
+    """A term's PDF is the same file whether its batch holds it alone or beside other entries, in any
+    place; and it shows what its own document compiled alone, the way each entry was compiled before
+    batches, shows."""
+    root, _ = built
+    entries = {slug: batch_entry(root, slug) for slug in ("attention", "multi-head-attention")}
+    entries["gamma"] = batch_entry(root, "gamma", GAMMA)
+    runs = {"all": ["attention", "multi-head-attention", "gamma"], "reversed": ["gamma", "multi-head-attention",
+            "attention"], "attention": ["attention"], "gamma": ["gamma"], "pair": ["gamma", "attention"],
+            "other pair": ["multi-head-attention", "gamma"]}
+    for name, slugs in runs.items():
+        assert compile_batch(root, tmp_path / name, [entries[s] for s in slugs]) == {}, name
+    for slug in entries:
+        made = {name: (tmp_path / name / f"{slug}.pdf").read_bytes() for name, slugs in runs.items() if slug in slugs}
+        assert len(made) >= 3 and len(set(made.values())) == 1, (slug, sorted(made))
+        # the old way: the entry's own document, one pdflatex run for it alone
+        old = tmp_path / "old" / f"{slug}.pdf"
+        old.parent.mkdir(exist_ok=True)
+        latex.compile_pdf(tmp_path / "all" / f"{slug}.tex", old, tmp_path / "old" / f"{slug}.log",
+                          fmt=root / "results/print/entry.fmt", inputs=[REPO / "templates"],
+                          links={typeset.TERMS: root / "results/site/terms"})
+        assert pixels(old, tmp_path / "png" / slug / "old") == pixels(tmp_path / "all" / f"{slug}.pdf",
+                                                                      tmp_path / "png" / slug / "new"), slug
+    # each PDF is its entry's alone: its title, its outline, links to the site and to its own pages only
+    text = words(pdftotext(tmp_path / "all/gamma.pdf"))
+    assert "Gamma" in text and "Its note" in text and "Attention" not in text
+    assert [t for t, _ in outline_titles(tmp_path / "all/gamma.pdf")] == ["Gamma", "A heading"]
+    found, reader = links(tmp_path / "all/gamma.pdf")
+    assert any(kind == "GoTo" for _, kind, _ in found)          # the footnote mark
+    for _, kind, target in found:
+        if kind == "GoTo":
+            assert target in reader.named_destinations, target
+    assert reader.metadata["/Title"] == "Gamma" and reader.metadata["/Author"] == "A. Author, B. Author"
+    assert b"/CreationDate" not in (tmp_path / "all/gamma.pdf").read_bytes()
+
+
+def test_an_entry_that_fails_in_a_batch_is_told_and_the_others_compile(built, tmp_path):
+    root, _ = built
+    bad_prose = "A first line.\n\nA second line with \\undefinedmacro{} in it."
+    entries = [batch_entry(root, "attention"), batch_entry(root, "bad", bad_prose), batch_entry(root, "gamma", GAMMA),
+               batch_entry(root, "worse", "An unclosed \\textbf{group.")]
+    failures = compile_batch(root, tmp_path / "run", entries)
+    assert sorted(failures) == ["bad", "worse"]
+    assert failures["bad"].startswith("entries/bad/entry.md:1: term 'bad': its PDF does not compile: ")
+    assert "Undefined control sequence" in failures["bad"] and "bad.tex:" in failures["bad"]
+    assert failures["worse"].startswith("entries/worse/entry.md:1: term 'worse': its PDF does not compile: ")
+    assert sorted(p.name for p in (tmp_path / "run").glob("*.pdf")) == ["attention.pdf", "gamma.pdf"]
+    # the PDFs of the others are those of a batch without the failing entries
+    assert compile_batch(root, tmp_path / "good", [entries[0], entries[2]]) == {}
+    for slug in ("attention", "gamma"):
+        assert (tmp_path / "run" / f"{slug}.pdf").read_bytes() == (tmp_path / "good" / f"{slug}.pdf").read_bytes()
+
+
+def test_entries_that_clash_beside_each_other_still_compile(built, tmp_path):
+    """A definition of an entry's own stays in it (each entry is a group), and one that TeX makes global
+    (a counter) and that a neighbour makes again has the second entry compiled in a batch of its own."""
+    root, _ = built
+    local = "A \\newcommand{\\mine}{local word}\\mine{} here."
+    counter = "A \\newcounter{mine}\\stepcounter{mine}counter \\arabic{mine} here."
+    entries = [batch_entry(root, "one", local), batch_entry(root, "two", local), batch_entry(root, "three", counter),
+               batch_entry(root, "four", counter)]
+    assert compile_batch(root, tmp_path / "run", entries) == {}
+    for entry, _ in entries:
+        slug = entry["slug"]
+        assert compile_batch(root, tmp_path / slug, [batch_entry(root, slug, entry["body"])]) == {}
+        assert (tmp_path / "run" / f"{slug}.pdf").read_bytes() == (tmp_path / slug / f"{slug}.pdf").read_bytes(), slug
+    assert "counter 1 here" in words(pdftotext(tmp_path / "run/four.pdf"))

@@ -14,15 +14,20 @@ is compiled twice.
 Templates: templates/print/*.tex.j2, in the figures' Jinja environment (<< >>,
 the `tex` filter escapes TeX's special characters).
 """
+import functools
 import hashlib
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
-from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages
+from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages, pdfpages
 from glossary.entries import EntryError
 
 
+# One environment a process: compiling the templates again for each entry's section and document took
+# 20 ms an entry (9 ms each in a profile of a 25-entry batch).
+@functools.lru_cache(maxsize=None)
 def environment(template_dir):
     return figures.environment(template_dir)
 
@@ -81,20 +86,31 @@ def section(slug, meta, prose, checks, template_dir, see=(), words_=None):
 TERMS = "terms"
 
 
-def entry_document(section_tex, meta, site, site_url, template_dir, babel="", words_=None):
-    """An entry's PDF: its section under its title (a link to its page when the site has an address),
-    then how to cite it and where it is online; `site`: what the dictionary is (common.smk's SITE),
-    whose authors are the PDF's author."""
+def entry_fields(section_tex, meta, site, site_url):
+    """What entry.tex.j2 sets of one entry: its section under its title (a link to its page when the
+    site has an address), then how to cite it and where it is online; `site`: what the dictionary is
+    (common.smk's SITE)."""
     slug = meta["slug"]
     address = urls(slug, site_url)
     # A name read as TeX is the record's TeX (pdflatex typesets no math symbol in the verbatim block).
     bibtex = pages.bibtex(slug, meta["title"], site, address["page"] if address else None, "demo" in meta,
                           title_tex=meta["title"] if meta.get("title_latex") else None)
+    return {"slug": slug, "section": section_tex.strip("\n"), "title": meta.get("title_text") or meta["title"],
+            "bibtex": bibtex.rstrip("\n"), "urls": address, "demo": "demo" in meta}
+
+
+def entry_document(section_tex, meta, site, site_url, template_dir, babel="", words_=None):
+    """An entry's PDF as a document of its own (entry_fields), whose authors are the dictionary's."""
+    return print_document([entry_fields(section_tex, meta, site, site_url)], site, site_url, template_dir,
+                          babel, words_)
+
+
+def print_document(fields, site, site_url, template_dir, babel="", words_=None, batch=False):
+    """entry.tex.j2 of the entries `fields` (entry_fields): one entry's own document, or with `batch`
+    the document of one pdflatex run that sets them all, each from its own page (compile_entries)."""
     return environment(template_dir).get_template("entry.tex.j2").render(
-        section=section_tex.strip("\n"), title=meta.get("title_text") or meta["title"], site_title=site["title"],
-        authors=", ".join(site.get("authors", [])), site_url=site_url, babel=babel, bibtex=bibtex.rstrip("\n"),
-        urls=address, demo="demo" in meta,
-        words=words_ or words(None), figures_dir=TERMS)
+        entries=fields, batch=batch, site_title=site["title"], authors=", ".join(site.get("authors", [])),
+        site_url=site_url, babel=babel, words=words_ or words(None), figures_dir=TERMS)
 
 
 def authors_line(authors):
@@ -177,17 +193,26 @@ def format_source(template_dir, tex_path, babel=""):
     Path(tex_path).write_text(text.rstrip("\n") + "\n" + end, encoding="utf-8")
 
 
+# What an entry's PDF is made by besides its document: one pdflatex run per batch, split into files by
+# glossary.pdfpages (part of the cache key, so that a PDF made another way is not taken from the cache).
+METHOD = "one run per batch, split by glossary.pdfpages"
+
+
 def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
                 cache, log, fmt=None, metas=None):
     """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
-    of everything it is made of (its document, the figures it includes, the packages), so that a
-    batch that reruns compiles only the entries whose PDF would change.  `metas` are the prose jobs'
-    results of the entries (results/<slug>/meta.json): a name read as TeX (title_latex) is set as
-    such.  `catalog` gives the titles of the entries each "See also" list links to."""
+    of everything it is made of (its own document, entry.tex, the figures it includes, the packages),
+    so that a batch that reruns compiles only the entries whose PDF would change: all of them in one
+    pdflatex run (compile_entries).  `metas` are the prose jobs' results of the entries
+    (results/<slug>/meta.json): a name read as TeX (title_latex) is set as such.  `catalog` gives the
+    titles of the entries each "See also" list links to.  Raises EntryError naming each entry whose PDF
+    does not compile, once the others' are made."""
     summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
     latex_titles = {m["slug"]: (m.get("title_latex"), m.get("title_text")) for m in metas or []}
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
+    method = [METHOD, digest(pdfpages.__file__)]
+    todo, made = [], []
     for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
         slug = entry["slug"]
         title_latex, title_text = latex_titles.get(slug, (None, None))
@@ -198,20 +223,110 @@ def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params
                        see_also(entry.get("see_also", []), catalog), params.get("words"))
         Path(section_path).write_text(text, encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
-        document = entry_document(text, meta, params["site"], params["site_url"], template_dir,
+        fields = entry_fields(text, meta, params["site"], params["site_url"])
+        document = print_document([fields], params["site"], params["site_url"], template_dir,
                                   params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
-        key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included])
+        key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included],
+                                     method)
         cached = Path(cache) / f"{key}.pdf"
+        made.append((slug, cached, pdf_path))
         if not cached.is_file():
+            todo.append(batch_item(entry, fields, tex_path, cached, params["site"]))
+
+    def render(fields):
+        return print_document(fields, params["site"], params["site_url"], template_dir, params.get("babel", ""),
+                              params.get("words"), batch=True)
+    failures = compile_entries(todo, render, fmt, package_dirs, params["site_terms"], log)
+    for slug, cached, pdf_path in made:
+        if slug not in failures:
+            shutil.copyfile(cached, pdf_path)
+    if failures:
+        raise EntryError("\n".join(failures.values()))
+
+
+def batch_item(entry, fields, tex_path, pdf_path, site):
+    """An entry to compile in a batch (compile_entries): the entry read from its source (its file, line,
+    key, for its errors), its entry_fields, its own document (written at `tex_path`), where its PDF goes
+    and the PDF's Info, which pdfTeX writes once a run."""
+    return {"entry": entry, "fields": fields, "tex": Path(tex_path), "pdf": Path(pdf_path),
+            "info": {"Title": fields["title"], "Author": ", ".join(site.get("authors", []))}}
+
+
+# The line entry.tex.j2 writes to TeX's log as a batch's entry starts (its place in the batch, from 1)
+# and at its end ("end"), with the pages shipped out before it.
+BATCH_MARK = re.compile(r"^glossary-entry (\d+|end) (\d+)$", re.M)
+
+
+def batch_pages(log_text, count):
+    """[(first page, last page)] of each of the `count` entries of a batch run, from its log's marks."""
+    marks = dict(BATCH_MARK.findall(log_text))
+    starts = [int(marks[str(i)]) + 1 for i in range(1, count + 1)] + [int(marks["end"]) + 1]
+    return [(first, following - 1) for first, following in zip(starts, starts[1:])]
+
+
+def failing_entry(log_text, count):
+    """The index of the batch's entry whose text holds the first error of a run's log (the last to
+    start before it), or None for an error outside the entries (in the preamble, at \\end{document})."""
+    error = re.search(r"^! ", log_text, re.M)
+    started = [m for m in BATCH_MARK.finditer(log_text, 0, error.start() if error else len(log_text))]
+    if not error or not started or started[-1].group(1) == "end":
+        return None
+    return min(int(started[-1].group(1)), count) - 1
+
+
+def compile_entries(todo, render, fmt, package_dirs, site_terms, log):
+    """Compile the entries `todo` ({"entry", "fields": entry_fields, "tex": its own document, "pdf": where
+    its PDF goes, "info": the PDF's Title and Author}) in one pdflatex run from the format `fmt`, the
+    document `render(fields)` gives, and split its PDF into theirs (glossary.pdfpages: each file's bytes
+    depend on its own pages only, so an entry compiled alone or beside others gives the same file).  When
+    the run fails, the entry the error lies in is compiled alone, from its own document, to tell its
+    error by its own file and line (entry_failure), and the run is done again without it.  Returns
+    {slug: message} of the entries that do not compile; `log`: the job's log, whose name the TeX logs
+    take (<batch>.tex.log; an entry compiled alone: <batch>.<slug>.tex.log)."""
+    failures = {}
+    while todo:
+        with tempfile.TemporaryDirectory() as work:
+            tex, pdf = Path(work) / "entries.tex", Path(work) / "entries.pdf"
+            tex_log = Path(log).with_suffix(".tex.log")
+            tex.write_text(render([t["fields"] for t in todo]), encoding="utf-8")
             try:
-                latex.compile_pdf(tex_path, cached.with_suffix(".tmp.pdf"), Path(log).with_suffix(f".{slug}.tex.log"),
-                                  fmt=fmt, passes=1, inputs=package_dirs, links={TERMS: params["site_terms"]})
+                latex.compile_pdf(tex, pdf, tex_log, fmt=fmt, passes=1, inputs=package_dirs, links={TERMS: site_terms})
             except latex.LatexError as err:
-                raise entry_failure(entry, err) from None
-            cached.with_suffix(".tmp.pdf").replace(cached)
-        shutil.copyfile(cached, pdf_path)
+                bad = failing_entry(err.log_text, len(todo))
+                # an error outside any entry's text: each entry is compiled alone to find whose it is
+                for t in todo if bad is None else [todo[bad]]:
+                    message = alone(t, fmt, package_dirs, site_terms, log)
+                    if message:
+                        failures[t["entry"]["slug"]] = message
+                # an entry that compiles alone but not beside the others is compiled alone, in a batch of one
+                if bad is not None and todo[bad]["entry"]["slug"] not in failures and len(todo) > 1:
+                    single = todo.pop(bad)
+                    failures.update(compile_entries([single], render, fmt, package_dirs, site_terms, log))
+                    continue
+                if not any(t["entry"]["slug"] in failures for t in todo):
+                    raise                       # the batch's own document fails, none of its entries
+                todo = [t for t in todo if t["entry"]["slug"] not in failures]
+                continue
+            pages = batch_pages(tex_log.read_text(errors="replace"), len(todo))
+            pdfpages.split(pdf, [{"first": first, "last": last, "output": t["pdf"], "info": t["info"]}
+                                 for t, (first, last) in zip(todo, pages)])
+            todo = []
+    return failures
+
+
+def alone(item, fmt, package_dirs, site_terms, log):
+    """The entry_failure message of an entry of `compile_entries` compiled alone from its own document,
+    or None when it compiles."""
+    slug = item["entry"]["slug"]
+    with tempfile.TemporaryDirectory() as work:
+        try:
+            latex.compile_pdf(item["tex"], Path(work) / "alone.pdf", Path(log).with_suffix(f".{slug}.tex.log"),
+                              fmt=fmt, passes=1, inputs=package_dirs, links={TERMS: site_terms})
+        except latex.LatexError as err:
+            return str(entry_failure(item["entry"], err))
+    return None
 
 
 def entry_failure(entry, err):
