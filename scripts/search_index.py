@@ -1,5 +1,5 @@
-"""Rule search_index: the site's search index (search-index.js), from the catalog and each
-entry's prose (glossary.reading)."""
+"""Rule search_index: the site's search index (search-index.js and its shards in search/), from the
+catalog and each entry's prose (glossary.reading)."""
 import sys
 from pathlib import Path
 
@@ -9,4 +9,6 @@ sys.stderr = open(snakemake.log[0], "w")
 catalog = jsonio.read(snakemake.input["catalog"])
 prose = {Path(p).parent.name: Path(p).read_text(encoding="utf-8") for p in snakemake.input["prose"]}
 docs = reading.search_documents(catalog, prose, jsonio.read(snakemake.input["forms"]))
-Path(snakemake.output["js"]).write_text(reading.search_script(docs, snakemake.params["lang"]), encoding="utf-8")
+site = Path(snakemake.output["files"][0]).parent
+for name, text in reading.search_files(docs, snakemake.params["lang"]).items():
+    (site / name).write_text(text, encoding="utf-8")

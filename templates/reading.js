@@ -45,15 +45,16 @@
   var input = document.getElementById("search-input");
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
-  var index = null, docs = null, results = [], active = -1, pendingEnter = false;
+  var head = null, docs = null, indexes = {}, results = [], active = -1, pendingEnter = false, shownFor = null;
 
-  function withIndex(then) {
-    if (index) { then(); return; }
+  /* lunr.js, the edition's stemmer and search-index.js: every document's name, forms, section and
+     lengths, not yet an index. */
+  function withHead(then) {
+    if (head) { then(); return; }
     load("lunr.js", function () {
       function next() {
         load("search-index.js", function () {
-          var data = window.GLOSSARY_SEARCH;
-          if (!index) { index = window.lunr.Index.load(data.index); docs = data.docs; }
+          if (!head) { head = window.GLOSSARY_SEARCH; docs = head.docs; }
           then();
         });
       }
@@ -63,19 +64,91 @@
     });
   }
 
+  /* The scripts named, each once; `ready` runs when all have run. */
+  function loadAll(names, ready) {
+    var left = names.length;
+    if (!left) { ready(); return; }
+    names.forEach(function (name) { load(name, function () { if (--left === 0) ready(); }); });
+  }
+
+  /* The shard of a token or of a typed word (glossary.reading.shard_key): its first character. */
+  function shardKey(w) {
+    var c = w.charAt(0);
+    return c >= "a" && c <= "z" ? c : c >= "0" && c <= "9" ? "0" : "_";
+  }
+
+  function unique(list) {
+    return list.filter(function (x, i) { return list.indexOf(x) === i; }).sort();
+  }
+
+  /* The lunr index of the shards `keys`, as lunr's builder weighs it (glossary.reading.assembled_index):
+     BM25 from the postings and the documents' field lengths, k1 1.2, b 0.75, three decimals.  A query
+     reaches only tokens that start as its words do, so the index of their shards finds and scores
+     what the whole index would. */
+  function indexOf(keys) {
+    var id = keys.join("");
+    if (indexes[id]) return indexes[id];
+    var K1 = 1.2, B = 0.75, n = docs.length;
+    var fields = head.fields.map(function (f) { return f[0]; });
+    var average = fields.map(function (f, j) {
+      var sum = 0;
+      docs.forEach(function (d) { sum += d[5][j]; });
+      return sum / n;
+    });
+    var postings = {}, tokens = [];
+    keys.forEach(function (k) {
+      var shard = window["GLOSSARY_SEARCH_" + k];
+      Object.keys(shard).forEach(function (t) { tokens.push(t); postings[t] = shard[t]; });
+    });
+    tokens.sort();
+    var vectors = {}, inverted = tokens.map(function (t, ti) {
+      var per = postings[t], withTerm = 0, posting = {_index: ti};
+      per.forEach(function (ps) { withTerm += ps.length; });
+      var x = (n - withTerm + 0.5) / (withTerm + 0.5), idf = Math.log(1 + Math.abs(x));
+      per.forEach(function (ps, j) {
+        var refs = posting[fields[j]] = {};
+        ps.forEach(function (p) {
+          var i = typeof p === "number" ? p : p[0], tf = typeof p === "number" ? 1 : p[1];
+          var score = idf * ((K1 + 1) * tf) / (K1 * (1 - B + B * (docs[i][5][j] / average[j])) + tf);
+          var ref = fields[j] + "/" + i;
+          (vectors[ref] || (vectors[ref] = [])).push(ti, Math.round(score * head.fields[j][1] * 1000) / 1000);
+          refs[i] = {};
+        });
+      });
+      return [t, posting];
+    });
+    indexes[id] = window.lunr.Index.load({version: head.version, fields: fields, pipeline: head.pipeline,
+      invertedIndex: inverted, fieldVectors: Object.keys(vectors).map(function (r) { return [r, vectors[r]]; })});
+    return indexes[id];
+  }
+
+  function stemmerOf() {
+    var lunr = window.lunr, language = stemming && lunr[stemming];
+    return language ? language.stemmer : lunr.stemmer;
+  }
+
+  /* The shards a query needs: those of its words and of their stems. */
+  function shardsOf(text) {
+    var stemmer = stemmerOf(), keys = [];
+    words(text).forEach(function (w) {
+      keys.push(shardKey(w), shardKey(stemmer(new window.lunr.Token(w)).toString()));
+    });
+    return unique(keys);
+  }
+
   function words(text) {
     return text.toLowerCase().split(/[\s\-]+/).map(function (w) {
       return w.replace(/^[^0-9a-z\u00c0-\uffff]+|[^0-9a-z\u00c0-\uffff]+$/g, "");
     }).filter(Boolean);
   }
 
-  function search(text) {
+  function search(text, keys) {
     var ws = words(text);
     if (!ws.length) return [];
     var lunr = window.lunr, language = stemming && lunr[stemming];
-    var stemmer = language ? language.stemmer : lunr.stemmer;
+    var stemmer = stemmerOf();
     var stopWordFilter = language ? language.stopWordFilter : lunr.stopWordFilter;
-    var found = index.query(function (q) {
+    var found = indexOf(keys).query(function (q) {
       ws.forEach(function (w, i) {
         var stem = stemmer(new lunr.Token(w)).toString();
         if (i < ws.length - 1) {
@@ -96,14 +169,14 @@
        gradient step), then one that holds it as a word ("zero-gradient condition"), then the rest. */
     function rank(r) {
       var d = docs[+r.ref], name = words(d[1]).join(" "), bare = words(d[1].replace(/\s*\([^()]*\)\s*$/, ""));
-      var forms = d[4].map(function (f) { return words(f).join(" "); });
+      var forms = d[3].map(function (f) { return words(f).join(" "); });
       if (name === typed || bare.join(" ") === typed || forms.indexOf(typed) >= 0) return 0;
       if (name.indexOf(typed) === 0 || forms.some(function (f) { return f.indexOf(typed) === 0; })) return 1;
       return (" " + name + " ").indexOf(" " + typed) >= 0 ? 2 : 3;
     }
     // Within the ranks of names, the term the dictionary refers to more often first (gradient descent
     // before gradient boosting); then lunr's score.
-    return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), refs: docs[+r.ref][5] || 0, i: i}; })
+    return found.map(function (r, i) { return {ref: +r.ref, rank: rank(r), refs: docs[+r.ref][4] || 0, i: i}; })
       .sort(function (a, b) { return a.rank - b.rank || (a.rank < 3 ? b.refs - a.refs : 0) || a.i - b.i; })
       .map(function (r) { return r.ref; });
   }
@@ -126,10 +199,15 @@
   function close() {
     list.hidden = true;
     list.textContent = "";
+    list.removeAttribute("data-query");
     results = [];
     active = -1;
     input.setAttribute("aria-expanded", "false");
     input.removeAttribute("aria-activedescendant");
+  }
+
+  function shownOf(slug) {
+    return window["GLOSSARY_SHOWN_" + shardKey(slug)][slug];
   }
 
   // Every term found is counted; the first ten are listed.
@@ -151,8 +229,9 @@
       a.setAttribute("role", "option");
       a.setAttribute("aria-selected", "false");
       a.appendChild(el("span", "result-name", d[1]));
-      a.appendChild(el("span", "result-section", d[2]));
-      if (d[3]) a.appendChild(el("span", "result-summary", d[3]));
+      a.appendChild(el("span", "result-section", head.sections[d[2]]));
+      var summary = shownOf(d[0]);
+      if (summary) a.appendChild(el("span", "result-summary", summary));
       a.addEventListener("mousedown", function (e) { e.preventDefault(); });     // the focus stays in the box
       li.appendChild(a);
       list.appendChild(li);
@@ -166,20 +245,34 @@
   function update() {
     var text = input.value;
     if (!words(text).length) { close(); status.textContent = ""; return; }
-    withIndex(function () {
-      if (input.value !== text) return;
-      show(search(text));
-      if (pendingEnter && results.length) location.href = href(docs[results[0]][0]);
-      pendingEnter = false;
+    /* The head, then the shards of the query's words, then the summaries of the ten results shown;
+       a query typed meanwhile drops this one. */
+    withHead(function () {
+      var keys = shardsOf(text);
+      loadAll(keys.map(function (k) { return "search/" + k + ".js"; }), function () {
+        if (input.value !== text) return;
+        var found = search(text, keys);
+        var shown = unique(found.slice(0, 10).map(function (r) { return shardKey(docs[r][0]); }));
+        loadAll(shown.map(function (k) { return "search/shown-" + k + ".js"; }), function () {
+          if (input.value !== text) return;
+          show(found);
+          shownFor = text;
+          list.setAttribute("data-query", text);      // what the list answers (the tests wait for it)
+          if (pendingEnter && results.length) location.href = href(docs[results[0]][0]);
+          pendingEnter = false;
+        });
+      });
     });
   }
 
   if (box && input && list && status) {
     box.hidden = false;
     input.addEventListener("input", update);
-    input.addEventListener("focus", function () { withIndex(function () {}); });
+    input.addEventListener("focus", function () { withHead(function () {}); });
     input.addEventListener("keydown", function (e) {
-      if (e.key === "ArrowDown" && results.length) {
+      if (e.key === "Enter" && words(input.value).length && shownFor !== input.value) {
+        e.preventDefault(); pendingEnter = true;     // typed before its results came: open the first
+      } else if (e.key === "ArrowDown" && results.length) {
         e.preventDefault(); setActive((active + 1) % results.length);
       } else if (e.key === "ArrowUp" && results.length) {
         e.preventDefault(); setActive(active <= 0 ? results.length - 1 : active - 1);
@@ -188,8 +281,6 @@
         var chosen = href(docs[results[Math.max(active, 0)]][0]);
         // Ctrl/Cmd+Enter: in a new tab, as a click on the link would
         if (e.ctrlKey || e.metaKey) window.open(chosen, "_blank", "noopener"); else location.href = chosen;
-      } else if (e.key === "Enter" && words(input.value).length && !index) {
-        e.preventDefault(); pendingEnter = true;     // typed before the index came: open its first result
       } else if (e.key === "Escape") {
         if (results.length) { e.preventDefault(); close(); } else { input.value = ""; status.textContent = ""; }
       }

@@ -153,7 +153,14 @@ def opened(browser):
         p.close()
 
 
+# The results of what the box holds now: the list names the query it answers (a new word's shard loads
+# before its results replace the last word's).
+SETTLED = """() => { const l = document.getElementById('search-results');
+    return l.dataset.query === document.getElementById('search-input').value; }"""
+
+
 def result_names(page):
+    page.wait_for_function(SETTLED)
     page.wait_for_selector("#search-results:not([hidden]) li")
     return page.eval_on_selector_all("#search-results li .result-name", "els => els.map(e => e.textContent)")
 
@@ -209,10 +216,17 @@ def test_a_word_finds_its_term_first_and_the_index_loads_on_first_use(base, open
     v.page.fill("#search-input", "gradient")
     assert result_names(v.page)[0] == "gradient"
     assert len(v.loaded("search-index.js")) == 1
+    assert [f for f in shards_loaded(v) if not f.startswith("shown-")] == ["g.js"]     # the word's shard only
     v.page.fill("#search-input", "matri")            # the start of a word
     assert result_names(v.page)[0] == "matrix"
-    v.page.fill("#search-input", "diagonal")         # a word of a definition only
+    v.page.fill("#search-input", "diagonal")         # a word of a definition only: from its shard
     assert "matrix" in result_names(v.page)
+    assert "d.js" in shards_loaded(v) and len(shards_loaded(v)) < len(reading.search_paths()) - 1
+
+
+def shards_loaded(v):
+    """The files of search/ the page loaded, in the order it asked for them."""
+    return [u.rsplit("/", 1)[-1] for u in v.requests if u.rsplit("/", 2)[-2] == "search"]
 
 
 def test_a_short_form_finds_its_term(base, opened):
@@ -269,8 +283,11 @@ def test_first_results_within_100_ms_of_the_keystroke(base, opened):
 
 
 def test_formulas_are_not_indexed_as_markup(site):
-    text = (site / "search-index.js").read_text()
-    assert "mathml" not in text.lower() and "<math" not in text and "mathbf" not in text.split('"docs"')[0]
+    index, _ = reading.load_search(site)
+    tokens = " ".join(t for t, _ in index["invertedIndex"])
+    assert "mathml" not in tokens and "math" not in tokens.split() and "mathbf" not in tokens
+    text = "".join((site / p).read_text() for p in reading.search_paths())
+    assert "mathml" not in text.lower() and "<math" not in text
 
 
 # ------------------------------------------------------------------------------------ previews
@@ -363,18 +380,63 @@ def test_published_scripts_make_no_eval_and_build_no_html_from_strings():
 
 def test_script_weight_and_search_transfer(site):
     gz = {name: len(gzip.compress((site / name).read_bytes(), 9)) for name in
-          ("reading.js", "lunr.js", "search-index.js", "previews.js")}
+          ["reading.js", "lunr.js", "previews.js"] + reading.search_paths()}
     assert gz["reading.js"] <= 30_000, gz
     assert gz["lunr.js"] + gz["search-index.js"] <= 300_000, gz
+
+
+def test_the_first_results_load_the_head_and_the_shards_of_the_query_only(base, opened, site):
+    """What a query transfers before its first results: reading.js, lunr.js, the head, the shards of
+    its words and the summaries of its results; within a budget of the head and the largest shards,
+    and below the whole index's weight."""
+    gz = {name: len(gzip.compress((site / name).read_bytes(), 9)) for name in
+          ["reading.js", "lunr.js"] + reading.search_paths()}
+    largest = sorted((gz[reading.shard_file(k)] for k in reading.SHARDS), reverse=True)
+    largest_shown = sorted((gz[reading.shown_file(k)] for k in reading.SHARDS), reverse=True)
+    whole = sum(gz[p] for p in reading.search_paths())
+    for query, words in (("gradient", 1), ("loss func", 2)):
+        v = opened(base + "index.html")
+        v.page.fill("#search-input", query)
+        result_names(v.page)
+        fetched = [u.split(base, 1)[-1] for u in v.requests if u.endswith(".js") and u.startswith(base)]
+        transfer = sum(gz[f] for f in fetched if f in gz)
+        assert {"reading.js", "lunr.js", "search-index.js"} <= set(fetched), fetched
+        assert [f for f in fetched if f.startswith("search/") and "shown" not in f] == \
+            sorted({reading.shard_file(reading.shard_key(w)) for w in query.split()}), fetched
+        budget = gz["reading.js"] + gz["lunr.js"] + gz["search-index.js"] + sum(largest[:words]) + \
+            sum(largest_shown[:10])
+        assert transfer <= budget and transfer < gz["reading.js"] + gz["lunr.js"] + whole, (transfer, budget, fetched)
+
+
+def test_the_shards_add_up_to_lunrs_whole_index(catalog, out):
+    """reading.assembled_index of the published head and shards is lunr.py's index of the same
+    documents: the same tokens, postings and weights (term numbers aside)."""
+    prose = {p.parent.name: p.read_text() for p in (out / "results").glob("*/prose.html")}
+    docs = reading.search_documents(catalog, prose, json.loads((out / "results/forms.json").read_text()))
+    files = reading.search_files(docs)
+    assert files == {p: (out / "site" / p).read_text() for p in reading.search_paths()}
+    head = reading.read_script(files["search-index.js"])
+    shards = {k: reading.read_script(files[reading.shard_file(k)]) for k in reading.SHARDS}
+
+    def by_token(index):
+        token = {p["_index"]: t for t, p in index["invertedIndex"]}
+        postings = {t: {f: v for f, v in p.items() if f != "_index"} for t, p in index["invertedIndex"]}
+        vectors = {ref: {token[v[i]]: v[i + 1] for i in range(0, len(v), 2)} for ref, v in index["fieldVectors"]}
+        return postings, vectors, index["fields"], index["pipeline"]
+    whole = by_token(reading.search_index(docs))
+    assert by_token(reading.assembled_index(head, shards)) == whole
+    assert len(whole[0]) > 100 and sum(len(v) for v in whole[1].values()) > 500
+    assert all(t.startswith(k) or k in "0_" for k, postings in shards.items() for t in postings)
 
 
 def test_index_and_previews_are_pure_functions(catalog, site):
     prose = {r["slug"]: "<p>A <math><mi>x</mi></math> word.</p>" for r in catalog["entries"]}
     docs = reading.search_documents(catalog, prose, {})
-    assert reading.search_script(docs) == reading.search_script(reading.search_documents(catalog, prose, {}))
+    assert reading.search_files(docs) == reading.search_files(reading.search_documents(catalog, prose, {}))
     assert all(d["body"] == "A word." for d in docs)
     assert reading.previews_script(catalog) == (site / "previews.js").read_text()
-    assert "</" not in (site / "previews.js").read_text() and "</" not in (site / "search-index.js").read_text()
+    assert "</" not in (site / "previews.js").read_text()
+    assert all("</" not in (site / p).read_text() for p in reading.search_paths())
 
 
 def test_result_summaries_show_a_formulas_characters_not_its_tex(site, catalog):
@@ -382,8 +444,7 @@ def test_result_summaries_show_a_formulas_characters_not_its_tex(site, catalog):
                '<annotation encoding="application/x-tex">\\mathbf{x}+1</annotation></semantics></math> '
                '&lt;b&gt; sum.')
     assert reading.text_of(summary) == "A <b> sum."          # what the index reads: no formula
-    docs = json.loads((site / "search-index.js").read_text()[len("window.GLOSSARY_SEARCH="):-2])["docs"]
-    shown = {d[0]: d[3] for d in docs}                          # what a result shows: the summary as text
+    shown = {d[0]: d[3] for d in reading.load_search(site)[1]}  # what a result shows: the summary as text
     assert shown["function"].endswith("written f: 𝒳 → 𝒴.") and shown["function"] == \
         {r["slug"]: r["summary"] for r in catalog["entries"]}["function"]
     assert reading.shortened("word " * 50) == ("word " * 32).strip() + "\u2026"
@@ -418,8 +479,9 @@ def test_every_term_found_is_counted_and_ten_are_listed(base, opened):
     count = int(status.split()[0])
     assert len(names) == 10 < count and status == f"{count} terms found, 10 shown", status
     v.page.fill("#search-input", "gradient descent")
+    names = result_names(v.page)
     status = v.page.text_content("#search-status")
-    assert status == f"{len(result_names(v.page))} terms found", status
+    assert status == f"{len(names)} terms found", status
 
 
 def test_a_page_address_finds_its_term(base, opened):

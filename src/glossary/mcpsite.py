@@ -111,7 +111,7 @@ class Edition:
     def section_titles(self):
         """{section key: its title in this edition}, read from the search index's documents."""
         titles = {}
-        for doc in self.search_file["docs"]:
+        for doc in self.search_file[1]:
             row = self.by_slug.get(doc[0])
             if row:
                 titles.setdefault(row["section"], doc[2])
@@ -119,10 +119,9 @@ class Edition:
 
     @functools.cached_property
     def search_file(self):
-        """search-index.js's object: {"index": the serialized lunr index, "docs": [[slug, name,
-        section title, summary, other forms, referrers], ...]}."""
-        text = (self.folder / "search-index.js").read_text(encoding="utf-8")
-        return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+        """The site's search (search-index.js and its shards, glossary.reading.load_search): (the
+        serialized lunr index, [[slug, name, section title, summary, other forms, referrers], ...])."""
+        return reading.load_search(self.folder)
 
     def search_data(self):
         """(lunr index, documents, stem(word), is_stop(word), lunr's REQUIRED) of search-index.js,
@@ -136,8 +135,8 @@ class Edition:
             from lunr.stemmer import stemmer
             from lunr.stop_word_filter import stop_word_filter
             from lunr.token import Token
-            data = self.search_file
-            language = next((name.split("-", 1)[1] for name in data["index"]["pipeline"] if "-" in name), None)
+            serialized, docs = self.search_file
+            language = next((name.split("-", 1)[1] for name in serialized["pipeline"] if "-" in name), None)
             if language:
                 # The edition's stemmer as the build registered it (the index names it): stemmer-de ...
                 # It replaces the one lunr.languages registered on import, as in the build: lunr's
@@ -151,7 +150,7 @@ class Edition:
                     quiet.setLevel(level)
                 stemmer = Pipeline.registered_functions[f"stemmer-{language}"]
                 stop_word_filter = Pipeline.registered_functions[f"stopWordFilter-{language}"]
-            self._search = (Index.load(data["index"]), data["docs"], lambda w: str(stemmer(Token(w))),
+            self._search = (Index.load(serialized), docs, lambda w: str(stemmer(Token(w))),
                             lambda w: not stop_word_filter(Token(w)), QueryPresence.REQUIRED)
         return self._search
 

@@ -457,7 +457,8 @@ class Plan:
     def reading_files(self):
         files = [f"{STAGED}/sections/{s}.html" for s in self.reading_sections()] + self.language_scripts()
         files += [f"{STAGED}/{p}" for p in self.notation_pages()]
-        return files + [f"{STAGED}/{name}" for name in ("search-index.js", "previews.js", "reading.js", "lunr.js")]
+        names = reading.search_paths() + ["previews.js", "reading.js", "lunr.js"]
+        return files + [f"{STAGED}/{name}" for name in names]
 
     # --- the whole site ----------------------------------------------------------------------------
 

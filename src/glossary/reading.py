@@ -9,8 +9,10 @@ fails from disk).  Everything is a pure function of the catalog and the prose: s
 no absolute paths, so two builds write the same bytes."""
 import html
 import json
+import math
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from glossary import assets
 from glossary.layout import title_order
@@ -194,15 +196,90 @@ def language_builder(lang):
     return builder
 
 
+def _builder(lang):
+    """A lunr.py builder with the search's fields and the language's pipeline."""
+    from lunr.lunr import get_default_builder  # see language_builder
+    builder = language_builder(lang) if language_file(lang) else get_default_builder()
+    builder.ref("i")
+    for name, boost in BOOSTS.items():
+        builder.field(name, boost=boost)
+    return builder
+
+
+def _filled(docs, lang):
+    """The builder with every document added: its postings and lengths, no vectors yet."""
+    builder = _builder(lang)
+    for i, d in enumerate(docs):
+        builder.add({"i": str(i), **{k: d[k] for k in BOOSTS}})
+    return builder
+
+
 def search_index(docs, lang="en"):
-    """The lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3), each
-    document referred to by its position; a language lunr-languages knows gets its stemming."""
-    from lunr import lunr  # see language_builder
-    fields = [{"field_name": name, "boost": boost} for name, boost in BOOSTS.items()]
-    builder = language_builder(lang) if language_file(lang) else None
-    index = lunr(ref="i", fields=fields, builder=builder,
-                 documents=[{"i": str(i), **{k: d[k] for k in BOOSTS}} for i, d in enumerate(docs)])
-    return index.serialize()
+    """The whole lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3),
+    each document referred to by its position; a language lunr-languages knows gets its stemming.
+    The site publishes it split (search_files); this is what the split adds up to."""
+    return _filled(docs, lang).build().serialize()
+
+
+def shard_key(token):
+    """The shard of a token (or of a typed word's prefix, reading.js's shardKey): its first
+    character, digits together, any other character in "_"."""
+    c = token[:1]
+    return c if "a" <= c <= "z" else "0" if "0" <= c <= "9" else "_"
+
+
+# The shards' keys, a fixed list so that the plan names their files before the index is built.
+SHARDS = [chr(c) for c in range(ord("a"), ord("z") + 1)] + ["0", "_"]
+
+
+def shard_file(key):
+    return f"search/{key}.js"
+
+
+def shown_file(key):
+    return f"search/shown-{key}.js"
+
+
+def search_paths():
+    """What search_files writes, under site/, in a fixed list (the plan's and the rule's)."""
+    return ["search-index.js"] + [shard_file(k) for k in SHARDS] + [shown_file(k) for k in SHARDS]
+
+
+def search_files(docs, lang="en"):
+    """The search as the site publishes it, {path under site/: text}, so that the first results
+    load little of a large dictionary (docs/reading.md):
+
+    - search-index.js: for each document its page, name, section, other forms, referrers and its
+      fields' lengths in tokens, and the pipeline and fields of the index;
+    - search/<key>.js, one per SHARDS key: the postings of the tokens that start with it, per field
+      [document, or [document, term frequency] where it is above 1];
+    - search/shown-<key>.js: the summaries the results show, by page, of the pages whose address
+      starts with the key.
+
+    reading.js (and load_search) compute lunr's BM25 vectors from the postings and the lengths as
+    lunr's builder does, so the index they assemble is lunr.py's.  A shard holds counts, not
+    weights: an edit of one term rewrites the shards of the words it changed, not all of them."""
+    builder = _filled(docs, lang)
+    fields = list(BOOSTS)
+    sections = sorted({d["section"] for d in docs})
+    from lunr import __TARGET_JS_VERSION__  # see language_builder
+    head = {"version": __TARGET_JS_VERSION__, "pipeline": builder.search_pipeline.serialize(),
+            "fields": [[f, BOOSTS[f]] for f in fields], "sections": sections,
+            "docs": [[d["slug"], d["name"], sections.index(d["section"]), d["form_list"], d["referrers"],
+                      [builder.field_lengths[f"{f}/{i}"] for f in fields]] for i, d in enumerate(docs)]}
+    shards = {key: {} for key in SHARDS}
+    for token, posting in builder.inverted_index.items():
+        shards[shard_key(token)][token] = [
+            [int(ref) if tf == 1 else [int(ref), tf]
+             for ref, tf in sorted(((ref, builder.field_term_frequencies[f"{f}/{ref}"][token]) for ref in posting[f]),
+                                   key=lambda p: int(p[0]))] for f in fields]
+    shown = {key: {} for key in SHARDS}
+    for d in docs:
+        shown[shard_key(d["slug"])][d["slug"]] = d["shown"]
+    files = {"search-index.js": as_script("GLOSSARY_SEARCH", head)}
+    files.update({shard_file(k): as_script(f"GLOSSARY_SEARCH_{k}", v) for k, v in shards.items()})
+    files.update({shown_file(k): as_script(f"GLOSSARY_SHOWN_{k}", v) for k, v in shown.items()})
+    return files
 
 
 def as_script(name, value):
@@ -211,12 +288,51 @@ def as_script(name, value):
     return f"window.{name}={data.replace('</', '<' + chr(92) + '/')};\n"
 
 
-def search_script(docs, lang="en"):
-    """search-index.js: the index and, for each result, its page, name, section, summary, the other
-    forms of its name and how many terms refer to it (reading.js ranks a name or form typed whole
-    first, then one it starts, then one that holds it; within these, the term more often referred to)."""
-    shown = [[d["slug"], d["name"], d["section"], d["shown"], d["form_list"], d["referrers"]] for d in docs]
-    return as_script("GLOSSARY_SEARCH", {"index": search_index(docs, lang), "docs": shown})
+def read_script(text):
+    """The value an as_script file assigns."""
+    return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+
+
+def assembled_index(head, shards, k1=1.2, b=0.75):
+    """The serialized lunr index that search_files' head and shards {key: postings} add up to:
+    lunr's builder's BM25 weights (lunr.idf, its k1 and b, rounded to 3 places), its terms numbered
+    in sorted order (reading.js does the same in JavaScript)."""
+    fields = [f for f, _ in head["fields"]]
+    boosts = dict(head["fields"])
+    lengths = [d[5] for d in head["docs"]]
+    count = len(lengths)
+    average = [sum(row[j] for row in lengths) / count for j in range(len(fields))]
+    vectors = {f"{f}/{i}": [] for i in range(count) for f in fields}
+    inverted = []
+    tokens = sorted(t for postings in shards.values() for t in postings)
+    merged = {t: p for postings in shards.values() for t, p in postings.items()}
+    for n, token in enumerate(tokens):
+        per_field = [[p if isinstance(p, list) else [p, 1] for p in ps] for ps in merged[token]]
+        with_term = sum(len(ps) for ps in per_field)
+        x = (count - with_term + 0.5) / (with_term + 0.5)
+        idf = math.log(1 + abs(x))
+        posting = {"_index": n}
+        for j, (field, ps) in enumerate(zip(fields, per_field)):
+            posting[field] = {str(i): {} for i, _ in ps}
+            for i, tf in ps:
+                score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (lengths[i][j] / average[j])) + tf)
+                vectors[f"{field}/{i}"] += [n, round(score * boosts[field], 3)]
+        inverted.append([token, posting])
+    return {"version": head["version"], "fields": fields, "pipeline": head["pipeline"],
+            "fieldVectors": [[ref, v] for ref, v in vectors.items()], "invertedIndex": inverted}
+
+
+def load_search(folder):
+    """A built site's search (its folder's search-index.js and search/): (the serialized lunr index,
+    [[slug, name, section, summary, other forms, referrers] per document])."""
+    folder = Path(folder)
+    head = read_script((folder / "search-index.js").read_text(encoding="utf-8"))
+    shards = {k: read_script((folder / shard_file(k)).read_text(encoding="utf-8")) for k in SHARDS}
+    shown = {}
+    for k in SHARDS:
+        shown.update(read_script((folder / shown_file(k)).read_text(encoding="utf-8")))
+    docs = [[d[0], d[1], head["sections"][d[2]], shown[d[0]], d[3], d[4]] for d in head["docs"]]
+    return assembled_index(head, shards), docs
 
 
 # --- the previews of cross-references ----------------------------------------------------------------

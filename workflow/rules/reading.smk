@@ -34,13 +34,14 @@ rule search_index:
         language=[repo(f"templates/vendor/{f}") for f in [LANGUAGE_SCRIPT] if f],
         lib=lib("search_index"),
     output:
-        js="results/site/search-index.js",
+        # the head, the shards of the tokens and of the results' summaries (glossary.reading.search_files)
+        files=[f"results/site/{p}" for p in reading.search_paths()],
     log:
         "logs/reading/search_index.log",
     params:
         lang=EDITION["lang"],
     message:
-        "the search index of the terms (lunr)"
+        "the search index of the terms (lunr), in {} shards".format(len(reading.SHARDS))
     script:
         "../../scripts/search_index.py"
 
