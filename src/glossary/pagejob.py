@@ -10,7 +10,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import assets, demo, entries, jsonio, layout, pages, prose, reading
+from glossary import assets, catalog, demo, entries, jsonio, layout, pages, prose, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -99,9 +99,9 @@ def run(job):
 
 def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
-    catalog = jsonio.read(smk.input["catalog"])
-    referring = jsonio.read(smk.input["backlinks"])     # the sentences that refer to this batch's entries
-    rows = {row["slug"]: row for row in catalog["entries"]}
+    view = jsonio.read(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
+    others = catalog.in_order(view)
+    rows = {row["slug"]: row for row in view["entries"]}
     jobs = []
     for i, (snapshot, prose_path) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
@@ -114,10 +114,10 @@ def batch_jobs(smk):
         meta = dict(entries.front_matter(entry), **{k: rows[slug][k] for k in ("title", "title_html", "summary",
                                                                               "summary_html")})
         jobs.append({"slug": slug, "input": inp,
-                     "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug],
-                                "referring": referring.get(slug, {}), "site": smk.params["site"],
-                                "sections": catalog["sections"]},
+                     "params": {"meta": meta, "others": others, "base_url": smk.params["base_url"],
+                                "referenced_by": view["referenced_by"][slug],
+                                "referring": view["referring"].get(slug, {}), "site": smk.params["site"],
+                                "sections": view["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
     return jobs

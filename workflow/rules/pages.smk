@@ -10,8 +10,7 @@ for batch, slugs in BATCHES.items():
         input:
             prose=plan.each("prose_html", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
-            catalog=plan.CATALOG,
-            backlinks=glossary_catalog.backlinks_path(batch),
+            view=after_catalog(glossary_catalog.view_path(batch)),
             demo=PLAN.batch_page_inputs(slugs),
             pictures=PLAN.picture_files(slugs, exts=("svg",)),
             template=repo("templates/entry.html.j2"),
@@ -48,7 +47,7 @@ rule notation:
 
 rule llms_txt:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         lib=lib("llms_txt"),
     output:
         txt="results/site/llms.txt",
@@ -65,7 +64,7 @@ rule llms_txt:
 
 rule index:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         template=repo("templates/index.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
@@ -113,7 +112,7 @@ rule favicon:
 
 rule terms_json:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         forms=plan.FORMS,
         lib=lib("terms_json"),
     output:
