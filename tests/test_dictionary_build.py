@@ -734,6 +734,23 @@ def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edi
     assert after["index.html"] == before["index.html"] and after["terms.json"] == before["terms.json"]
 
 
+def rendered(out, batch):
+    """The pages the last run of a page batch rendered, as its log names them (glossary.pagejob.run_batch:
+    the others were its cache's)."""
+    line = (out / f"logs/page/{batch}.log").read_text().strip().splitlines()[-1]
+    assert line.startswith("rendered: "), line
+    return line.removeprefix("rendered: ").split()
+
+
+def test_an_edit_in_a_referring_sentence_renders_only_the_pages_that_quote_it(edited_in_a_referring_sentence):
+    """vector's page batch reruns (its view quotes the sentence) but renders vector's page alone, as
+    feature's renders feature's: no other page of either batch is made again."""
+    ran, _, _, out = edited_in_a_referring_sentence
+    assert {"page_b00", "page_b04"} <= set(ran)
+    assert rendered(out, "b04") == ["vector"]
+    assert rendered(out, "b00") == ["feature"]
+
+
 def test_a_one_word_edit_runs_snakemake_once(edited):
     """The catalog is a checkpoint: Snakemake decides on its readers after it ran, in the same run."""
     *_, events = edited
@@ -743,16 +760,16 @@ def test_a_one_word_edit_runs_snakemake_once(edited):
 @pytest.fixture(scope="module")
 def edited_in_a_referring_sentence(tmp_path_factory):
     """batched(): a word edited in feature's second sentence, the one that refers to vector."""
-    ran, before, after, _ = batched(tmp_path_factory, "edit-referring", "values are collected in a",
-                                    "values are gathered in a")
-    return ran, before, after
+    ran, before, after, events = batched(tmp_path_factory, "edit-referring", "values are collected in a",
+                                         "values are gathered in a")
+    return ran, before, after, events.parent / "out"
 
 
 def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(edited_in_a_referring_sentence):
     """The referring sentences live per batch (results/backlinks/<batch>.json), not in the catalog: the
     edit reruns feature's batch (prose, page, print) and vector's page batch, and no other page or
     print batch, nor anything that reads only the catalog."""
-    ran, before, after = edited_in_a_referring_sentence
+    ran, before, after, _ = edited_in_a_referring_sentence
     batches = {name for name in ran if re.search(r"_b\d+$", name)}
     assert batches == {"prose_b00", "page_b00", "print_b00", "page_b04"}, ran
     assert "catalog" in ran

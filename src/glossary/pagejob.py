@@ -5,7 +5,11 @@ Rule page runs it (scripts/page.py) on the inputs Snakemake hands it; the previe
 server (glossary.preview) runs the same render on the last build's results and the
 entry.md as it is being edited, into its own folder.
 """
+import hashlib
+import json
 import re
+import shutil
+import sys
 from pathlib import Path
 
 from markupsafe import escape
@@ -113,8 +117,9 @@ def batch_jobs(smk):
                         if k not in inp})
         meta = dict(entries.front_matter(entry), **{k: rows[slug][k] for k in ("title", "title_html", "summary",
                                                                               "summary_html")})
+        shown = shown_rows(others, slug, meta, view["referenced_by"][slug])
         jobs.append({"slug": slug, "input": inp,
-                     "params": {"meta": meta, "others": others, "base_url": smk.params["base_url"],
+                     "params": {"meta": meta, "others": shown, "base_url": smk.params["base_url"],
                                 "referenced_by": view["referenced_by"][slug],
                                 "referring": view["referring"].get(slug, {}), "site": smk.params["site"],
                                 "sections": view["sections"]},
@@ -123,9 +128,41 @@ def batch_jobs(smk):
     return jobs
 
 
+def shown_rows(others, slug, meta, referenced_by):
+    """The rows of `others` a page shows (its own, its previous and next, "See also", "Referenced by"),
+    in their order: render's output is the same as with all of them, and a page's key holds no others."""
+    previous, following = reading.section_neighbours(others, slug)
+    shown = {slug, *meta.get("see_also", []), *referenced_by} | {o["slug"] for o in (previous, following) if o}
+    return [o for o in others if o["slug"] in shown]
+
+
+def page_key(job, code):
+    """sha256 of what a page is made of: its job (params, the paths it reads), its prose's bytes and
+    `code` (the modules and templates of the render)."""
+    prose_bytes = Path(job["input"]["prose"]).read_bytes()
+    made_of = json.dumps({k: job[k] for k in ("slug", "input", "params", "config")}, sort_keys=True, default=str)
+    return hashlib.sha256(b"\0".join([code, made_of.encode(), prose_bytes])).hexdigest()
+
+
 def run_batch(smk):
+    """Each page of the batch, rendered only when its key changed, else taken from `cache`: a batch that
+    reruns for one of its pages (an edit, a quoted sentence) renders that page alone.  A page with a demo
+    reads its results' files too: it is always rendered.  The log names the pages rendered."""
+    cache = Path(smk.params["cache"])
+    cache.mkdir(parents=True, exist_ok=True)
+    code = hashlib.sha256(b"".join(Path(p).read_bytes() for p in [*as_list(smk.input["lib"]), smk.input["template"],
+                                                                 smk.input["base"], smk.input["edition"]])).digest()
+    rendered = []
     for job in batch_jobs(smk):
+        kept = None if "script" in job["input"] else cache / f"{page_key(job, code)}.html"
+        if kept is not None and kept.is_file():
+            Path(job["output"]["html"]).write_bytes(kept.read_bytes())
+            continue
         run(job)
+        rendered.append(job["slug"])
+        if kept is not None:
+            shutil.copyfile(job["output"]["html"], kept)
+    print(f"rendered: {' '.join(rendered) or '(none)'}", file=sys.stderr)
 
 
 # --- the preview: pages whose prose alone changed, rendered as the build renders them -------------

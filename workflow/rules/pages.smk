@@ -26,6 +26,8 @@ for batch, slugs in BATCHES.items():
             base_url=BASE_URL,
             site_title=DICTIONARY["title"],
             site=SITE,
+            # each page by its key (glossary.pagejob.page_key): a rerun batch renders only what changed
+            cache="results/cache/page",
         message:
             f"{batch}: HTML pages of {len(slugs)} entries"
         script:
