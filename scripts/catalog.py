@@ -1,14 +1,17 @@
 """Rule catalog: what every page, the index and the feeds show of each entry (its title, section,
 summary, related entries) and which entries refer to which, from the prose jobs' results; and, per
-batch, the sentences in which entries refer to that batch's entries (read by its page job alone)."""
+batch, what its pages and PDFs show of it (its view, read by its page and print jobs alone)."""
 import sys
 
 from glossary import catalog, jsonio
 
 sys.stderr = open(snakemake.log[0], "w")
 metas = [jsonio.read(p) for p in snakemake.input["meta"]]
-jsonio.write(snakemake.output["catalog"], catalog.build(
-    metas, jsonio.read(snakemake.input["names"]), snakemake.params["sections"], snakemake.params["see_also"]))
-quoted = catalog.backlinks(metas, snakemake.params["batches"])
-for batch, path in zip(snakemake.params["batches"], snakemake.output["backlinks"], strict=True):
-    jsonio.write(path, quoted[batch])
+built = catalog.build(metas, jsonio.read(snakemake.input["names"]), snakemake.params["sections"],
+                      snakemake.params["see_also"])
+jsonio.write(snakemake.output["catalog"], built)
+pages, prints = catalog.views(built, metas, snakemake.params["batches"])
+for batch, page, printed in zip(snakemake.params["batches"], snakemake.output["views"], snakemake.output["print_views"],
+                                strict=True):
+    jsonio.write(page, pages[batch])
+    jsonio.write(printed, prints[batch])

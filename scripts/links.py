@@ -14,7 +14,7 @@ site = os.path.commonpath(snakemake.input["site"])
 names = [n.as_posix() for n in publish.expand(site, [os.path.relpath(p, site) for p in snakemake.input["site"]])]
 result = links.check(site, snakemake.params["site_url"], snakemake.params["entries"],
                      snakemake.input["templates"], files=names, prefix=snakemake.params["prefix"],
-                     outside=snakemake.params["outside"])
+                     outside=snakemake.params["outside"], cache=snakemake.params["cache"])
 if result.dead:
     print(f"links: {len(result.dead)} dead of {result.checked} internal links in {result.files} files:",
           file=sys.stderr)

@@ -16,6 +16,7 @@ import struct
 import subprocess
 import sys
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from conftest import REPO, tree_bytes
@@ -649,19 +650,20 @@ def test_a_mistake_is_told_and_site_is_left_as_it_was(work, tmp_path, name, file
 def edited(tmp_path_factory):
     """A clean build, then one word of one term's description edited and the build rerun:
     (edited slug, site before, site after, [rules whose jobs ran in the rerun])."""
-    before, after, ran = rebuilt_after_an_edit(tmp_path_factory.mktemp("edit"), "measured cheaply", "measured quickly")
-    return "feature", before, after, ran
+    root = tmp_path_factory.mktemp("edit")
+    before, after, ran = rebuilt_after_an_edit(root, "measured cheaply", "measured quickly")
+    return "feature", before, after, ran, root / "events.jsonl"
 
 
-def rebuilt_after_an_edit(root, old, new, profile=None, batches=False):
-    """A clean build of a copy of the fixture in root, then `old` replaced by `new` in
-    TinyDict_Models.tex and the build rerun: (site before, site after, [rules whose jobs ran]);
+def rebuilt_after_an_edit(root, old, new, profile=None, batches=False, file="TinyDict_Models.tex"):
+    """A clean build of a copy of the fixture in root, then `old` replaced by `new` in `file` and the
+    build rerun, its events in root/events.jsonl: (site before, site after, [rules whose jobs ran]);
     batches: the batch jobs named as such (page_b01), not by their stage."""
     source = copy_fixture(root / "dict")
     out = root / "out"
     built_ok(build(source, out, profile=profile))
     before = tree_bytes(out / "site")
-    edit(source.parent / "TinyDict_Models.tex", old, new)
+    edit(source.parent / file, old, new)
     events = root / "events.jsonl"
     built_ok(build(source, out, events=events, profile=profile))
     return before, tree_bytes(out / "site"), rules_run(events, batches)
@@ -679,8 +681,36 @@ def rules_run(events, batches=False):
     return sorted(name if batches else re.sub(r"_b\d+$", "", name) for name in finished)
 
 
+def snakemake_runs(events):
+    """How many times the build started Snakemake: each run begins with its run_info event."""
+    return sum(json.loads(row).get("event") == "run_info" for row in events.read_text().splitlines())
+
+
+def page_batches(events):
+    """{page batch: the pages it writes}, of every page batch that ran (Snakemake's job_info event, sent
+    as a job starts, names its outputs)."""
+    found = {}
+    for row in map(json.loads, events.read_text().splitlines()):
+        if row.get("event") == "job_info" and re.fullmatch(r"page_b\d+", row["rule_name"]):
+            found[row["rule_name"]] = {Path(p).relative_to("results/site").as_posix() for p in row["output"]}
+    return found
+
+
+def batched(tmp_path_factory, name, old, new, file="TinyDict_Models.tex"):
+    """The fixture in batches of five (b00: cnn .. function, b01: gd .. leastsquares, b02: loss-function
+    .. norm, b03: overfitting .. regularization, b04: sgn .. vector), built clean, then `old` replaced by
+    `new` in `file` and the build rerun: ([jobs that ran, batches by name], site before, site after,
+    the rerun's events)."""
+    root = tmp_path_factory.mktemp(name)
+    (root / "batches.yaml").write_text("batch_size: 5\n")
+    (root / "profile").mkdir()      # --cores, and a config file over config.yaml's batch_size
+    (root / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{root / 'batches.yaml'}]\n")
+    before, after, ran = rebuilt_after_an_edit(root, old, new, profile=root / "profile", batches=True, file=file)
+    return ran, before, after, root / "events.jsonl"
+
+
 def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
-    slug, before, after, ran = edited
+    slug, before, after, ran, _ = edited
     assert {"prose", "page", "print"} <= set(ran)
     for name in (f"terms/{slug}.html", f"terms/{slug}.pdf", f"terms/{slug}.md"):
         assert before[name] != after[name], name
@@ -704,26 +734,42 @@ def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edi
     assert after["index.html"] == before["index.html"] and after["terms.json"] == before["terms.json"]
 
 
+def rendered(out, batch):
+    """The pages the last run of a page batch rendered, as its log names them (glossary.pagejob.run_batch:
+    the others were its cache's)."""
+    line = (out / f"logs/page/{batch}.log").read_text().strip().splitlines()[-1]
+    assert line.startswith("rendered: "), line
+    return line.removeprefix("rendered: ").split()
+
+
+def test_an_edit_in_a_referring_sentence_renders_only_the_pages_that_quote_it(edited_in_a_referring_sentence):
+    """vector's page batch reruns (its view quotes the sentence) but renders vector's page alone, as
+    feature's renders feature's: no other page of either batch is made again."""
+    ran, _, _, out = edited_in_a_referring_sentence
+    assert {"page_b00", "page_b04"} <= set(ran)
+    assert rendered(out, "b04") == ["vector"]
+    assert rendered(out, "b00") == ["feature"]
+
+
+def test_a_one_word_edit_runs_snakemake_once(edited):
+    """The catalog is a checkpoint: Snakemake decides on its readers after it ran, in the same run."""
+    *_, events = edited
+    assert snakemake_runs(events) == 1
+
+
 @pytest.fixture(scope="module")
 def edited_in_a_referring_sentence(tmp_path_factory):
-    """The fixture in batches of five (b00: cnn .. function, b01: gd .. leastsquares, b02: loss-function
-    .. norm, b03: overfitting .. regularization, b04: sgn .. vector), then a word edited in
-    feature's second sentence, the one that refers to vector:
-    ([jobs that ran, batches by name], site before, site after)."""
-    root = tmp_path_factory.mktemp("edit-referring")
-    (root / "batches.yaml").write_text("batch_size: 5\n")
-    (root / "profile").mkdir()      # --cores, and a config file over config.yaml's batch_size
-    (root / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{root / 'batches.yaml'}]\n")
-    before, after, ran = rebuilt_after_an_edit(root, "values are collected in a", "values are gathered in a",
-                                               profile=root / "profile", batches=True)
-    return ran, before, after
+    """batched(): a word edited in feature's second sentence, the one that refers to vector."""
+    ran, before, after, events = batched(tmp_path_factory, "edit-referring", "values are collected in a",
+                                         "values are gathered in a")
+    return ran, before, after, events.parent / "out"
 
 
 def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(edited_in_a_referring_sentence):
     """The referring sentences live per batch (results/backlinks/<batch>.json), not in the catalog: the
     edit reruns feature's batch (prose, page, print) and vector's page batch, and no other page or
     print batch, nor anything that reads only the catalog."""
-    ran, before, after = edited_in_a_referring_sentence
+    ran, before, after, _ = edited_in_a_referring_sentence
     batches = {name for name in ran if re.search(r"_b\d+$", name)}
     assert batches == {"prose_b00", "page_b00", "print_b00", "page_b04"}, ran
     assert "catalog" in ran
@@ -739,13 +785,38 @@ def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(ed
         "terms/feature.html", "terms/feature.md", "terms/feature.pdf", "terms/vector.html"]
 
 
+@pytest.fixture(scope="module")
+def edited_in_a_first_sentence(tmp_path_factory):
+    """batched(): a word edited in norm's first sentence, its summary (norm is in b02)."""
+    return batched(tmp_path_factory, "edit-summary", "A norm\\index{norm} assigns a length",
+                   "A norm\\index{norm} gives a length", file="TinyDict_Audit.tex")
+
+
+def test_a_first_sentence_edit_reruns_only_the_page_batches_that_show_it(edited_in_a_first_sentence):
+    """Pages and PDFs read their batch's view of the catalog, not the catalog: a summary edited reruns
+    the page batches with a page that shows it, not every batch, in one Snakemake run; the index and
+    the feeds, which show every summary, rerun."""
+    ran, before, after, events = edited_in_a_first_sentence
+    assert snakemake_runs(events) == 1
+    pages = page_batches(events)
+    changed = {name for name in before if name.endswith(".html") and before[name] != after.get(name)}
+    assert "terms/norm.html" in changed and "gives a length" in after["terms/norm.html"].decode()
+    # every page batch that ran has a page that changed, and every changed page was written by one
+    assert all(written & changed for written in pages.values()), (pages, changed)
+    assert {n for n in changed if n.startswith("terms/")} <= set().union(*pages.values())
+    assert len(pages) < 5, pages
+    assert "prose_b02" in ran and not any(name.startswith("prose_") and name != "prose_b02" for name in ran), ran
+    assert {"index", "terms_json", "llms_txt"} <= set(ran)
+    assert after["index.html"] != before["index.html"]
+
+
 def test_a_prose_edit_runs_no_pictures_job(edited):
-    _, _, _, ran = edited
+    _, _, _, ran, _ = edited
     assert "pictures" not in ran and "print_format" not in ran
 
 
 def test_a_prose_edit_leaves_the_other_term_pdfs_alone(edited):
-    slug, before, after, _ = edited
+    slug, before, after, *_ = edited
     changed = sorted(name for name in before if name.endswith(".pdf") and name.startswith("terms/")
                      and "/" not in name[len("terms/"):] and before[name] != after.get(name))
     assert changed == [f"terms/{slug}.pdf"]

@@ -125,3 +125,19 @@ def test_the_sources_site_facts_are_the_plans_without_reading_the_terms(reads):
     assert {site.pop("notation"), site.pop("abbreviations")} <= {True, False}
     assert source.site_facts() == site and site["title"] == "A Tiny Dictionary of Machine Learning"
     assert len(reads) == 1
+
+
+def test_what_the_catalog_writes_is_read_after_it_ran():
+    """Rule catalog is a checkpoint, and every rule reads catalog.json and the batches' views through
+    common.smk's after_catalog: Snakemake decides on those readers once the catalog ran, so one run of
+    it serves an edit (glossary.build runs it once)."""
+    prose = (RULES / "prose.smk").read_text()
+    assert re.search(r"^checkpoint catalog:", prose, re.M)
+    readers = 0
+    for path in RULES.glob("*.smk"):
+        text = re.sub(r"(?s)^checkpoint catalog:.*?\n\n\n", "", path.read_text(), flags=re.M)   # its outputs
+        for line in text.splitlines():
+            if re.search(r"plan\.CATALOG|view_path\(", line):
+                assert "=after_catalog(" in line.replace(" ", ""), f"{path.name}: {line.strip()}"
+                readers += 1
+    assert readers >= 9     # the page and print batches, the index, the feeds, the reading rules

@@ -3,10 +3,13 @@ entries, in the index's order, and for each entry the others that refer to it.  
 terms.json, llms.txt and the book read it; it is built from the prose jobs' results, so that a
 summary taken from an entry's first sentence is known everywhere.
 
-The sentences in which entries refer to each other are not in it: every page and print batch reads
-the catalog, and most sentences refer to some entry, so an edit inside one would rerun them all.
-They go to one file per batch (results/backlinks/<batch>.json, `backlinks()`), which only that
-batch's page job reads."""
+Each page and print batch reads, instead of the catalog, its batch's view (results/views/<batch>.json and
+<batch>.print.json, `views()`): the rows its pages or PDFs show (their own, their "See also", "Referenced
+by" and previous and next entries) and the sentences in which other entries refer to its entries.  A view changes only
+when something its batch shows changes, so a summary or a quoted sentence edited reruns the batches
+that show it, not all of them (the catalog is a checkpoint: Snakemake decides on its readers after it
+ran, by the checksums of what it wrote).
+"""
 from pathlib import Path
 
 from markupsafe import escape
@@ -38,31 +41,84 @@ def build(metas, names, sections, see_also):
             "unknown": unknown(metas, names)}
 
 
-BACKLINKS = "results/backlinks"
+VIEWS = "results/views"
+# What a row of an entry shown only as a previous or next one holds: its link's text, its section and
+# its place in the index.
+NEIGHBOUR = ("slug", "title", "title_html", "section", "sort_as")
+# What a print job reads of an entry its "See also" lists: its name, as text or as TeX
+# (glossary.typeset.see_also), and its summary (typeset.print_batch reads every row's).
+LINKED = ("slug", "title", "title_latex", "summary")
 
 
-def backlinks_path(batch):
-    return f"{BACKLINKS}/{batch}.json"
+def view_path(batch):
+    return f"{VIEWS}/{batch}.json"
 
 
-def backlinks(metas, batches):
-    """{batch: {entry of the batch: {entry that refers to it: the first sentence of its prose that
-    does so, as HTML}}}: what each page's "Referenced by" list quotes (the prose jobs' `contexts`)."""
+def print_view_path(batch):
+    return f"{VIEWS}/{batch}.print.json"
+
+
+def quotes(metas):
+    """{entry: {entry that refers to it: the first sentence of its prose that does so, as HTML}}: what
+    each page's "Referenced by" list quotes (the prose jobs' `contexts`)."""
     quoted = {}
     for m in metas:
         for target, sentence in m.get("contexts", {}).items():
             if target != m["slug"]:
                 quoted.setdefault(target, {})[m["slug"]] = sentence
-    return {batch: {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}
-            for batch, slugs in batches.items()}
+    return quoted
+
+
+def views(catalog, metas, batches):
+    """{batch: its page view}, {batch: its print view}.  A page view holds of the catalog the rows the
+    batch's pages show with a summary (theirs, "See also", an unquoted "Referenced by"; "entries", in the
+    index's order), the rows they show by title alone (a previous or next entry, a quoted referrer;
+    "neighbours", NEIGHBOUR's fields: an edit of their summary reruns nothing), the "Referenced by" lists of
+    its entries and the sentences they quote.  A print view holds the batch's own rows and, of the entries
+    their "See also" lists name, LINKED's fields."""
+    rows = {row["slug"]: row for row in catalog["entries"]}
+    sections = {}
+    for row in catalog["entries"]:
+        sections.setdefault(row["section"], []).append(row["slug"])
+    place = {slug: i for same in sections.values() for i, slug in enumerate(same)}
+    quoted = quotes(metas)
+    pages, prints = {}, {}
+    for batch, slugs in batches.items():
+        printed, summarised, titled = set(), set(), set()
+        for slug in slugs:
+            row = rows[slug]
+            printed.update([slug, *row["see_also"]])
+            referrers = set(catalog["referenced_by"][slug])
+            summarised.update(referrers - set(quoted.get(slug, {})))
+            titled.update(referrers)
+            i = place[slug]
+            titled.update(sections[row["section"]][max(i - 1, 0):i + 2])
+        summarised |= printed
+        pages[batch] = {
+            "entries": [row for row in catalog["entries"] if row["slug"] in summarised],
+            "neighbours": [{k: row[k] for k in NEIGHBOUR} for row in catalog["entries"]
+                           if row["slug"] in titled - summarised],
+            "sections": catalog["sections"],
+            "referenced_by": {slug: catalog["referenced_by"][slug] for slug in sorted(slugs)},
+            "referring": {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}}
+        prints[batch] = {"entries": [row if row["slug"] in slugs else {k: row.get(k) for k in LINKED}
+                                     for row in catalog["entries"] if row["slug"] in printed]}
+    return pages, prints
+
+
+def in_order(view):
+    """A view's rows and neighbours in the index's order: the rows a page links to (layout.others' shape)."""
+    return sorted(view["entries"] + view["neighbours"], key=lambda r: (r["sort_as"], r["slug"]))
 
 
 def last_backlinks(root="."):
-    """{entry: {entry that refers to it: sentence}} as the last build's backlinks files hold them: for
-    the preview, which renders pages outside the build ({} before the first build)."""
+    """{entry: {entry that refers to it: sentence}} as the last build's views hold them: for the preview,
+    which renders pages outside the build ({} before the first build)."""
     found = {}
-    for path in sorted((Path(root) / BACKLINKS).glob("*.json")):
-        found.update(jsonio.read(path))
+    for path in sorted((Path(root) / VIEWS).glob("*.json")):
+        if path.name.endswith(".print.json"):
+            continue
+        found.update(jsonio.read(path)["referring"])
     return found
 
 

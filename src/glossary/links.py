@@ -15,6 +15,7 @@ pattern, else the script of the rule that writes the file.
 """
 import argparse
 import difflib
+import hashlib
 import html
 import io
 import json
@@ -307,20 +308,23 @@ def resolve(address, here, site_url=""):
     return "internal", (target, unquote(parts.fragment))
 
 
-def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=()):
+def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=(),
+          cache=None):
     """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
     and `templates` name the sources, relative to the repository `root`.  A language edition's
     folder sits at `prefix` ("de/") in the whole site: a link to `outside`, the whole-site paths of
-    the pages that the other editions publish (glossary.editions), is not dead."""
+    the pages that the other editions publish (glossary.editions), is not dead.  `cache`: a file that keeps
+    what each file holds from one check to the next (Reads)."""
     outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
     present = set(names)
     folders = {posixpath.dirname(n) for n in names}
+    read = Reads(cache)
     ids, html_links = {}, {}
     for name in names:
         if name.endswith(".html"):
-            ids[name], html_links[name] = read_html(site / name)
+            ids[name], html_links[name] = read(site / name, read_html)
     sources = Sources(entries, templates, root)
     result = Result()
 
@@ -363,13 +367,43 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
                 visit(name, address)
         elif name.endswith(".pdf"):
             result.files += 1
-            addresses, broken = pdf_links(site / name)
+            addresses, broken = read(site / name, pdf_links)
             for address in addresses:
                 visit(name, address)
             for address, reason in broken:
                 result.checked += 1
                 result.dead.append(Dead(name, address, reason, sources.of(name, address)))
+    read.save()
     return result
+
+
+class Reads:
+    """What read_html and pdf_links found in each file, kept in `cache` (a JSON file, or None) under the
+    sha256 of the file's bytes and of this module: an edit reruns the check, which then parses only the
+    files that changed (every page and PDF of the site otherwise, most of the check's time)."""
+
+    CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+    def __init__(self, cache):
+        self.path = Path(cache) if cache else None
+        kept = json.loads(self.path.read_text(encoding="utf-8")) if self.path and self.path.is_file() else {}
+        self.kept = kept.get("found", {}) if kept.get("code") == self.CODE else {}
+        self.found = {}
+
+    def __call__(self, path, reader):
+        key = f"{reader.__name__}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
+        if key not in self.kept:
+            one, two = reader(path)
+            self.kept[key] = [sorted(one) if reader is read_html else one, two]
+        self.found[key] = one, two = self.kept[key]
+        # an HTML page's ids are looked up; its links, a PDF's, are unpacked as pairs (lists alike)
+        return (set(one) if reader is read_html else one), two
+
+    def save(self):
+        """Keep what this check found (only: a file no longer in the site is dropped)."""
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps({"code": self.CODE, "found": self.found}), encoding="utf-8")
 
 
 def timed(site, **kwargs):

@@ -5,12 +5,16 @@ Rule page runs it (scripts/page.py) on the inputs Snakemake hands it; the previe
 server (glossary.preview) runs the same render on the last build's results and the
 entry.md as it is being edited, into its own folder.
 """
+import hashlib
+import json
 import re
+import shutil
+import sys
 from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import assets, demo, entries, jsonio, layout, pages, prose, reading
+from glossary import assets, catalog, demo, entries, jsonio, layout, pages, prose, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -99,9 +103,9 @@ def run(job):
 
 def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
-    catalog = jsonio.read(smk.input["catalog"])
-    referring = jsonio.read(smk.input["backlinks"])     # the sentences that refer to this batch's entries
-    rows = {row["slug"]: row for row in catalog["entries"]}
+    view = jsonio.read(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
+    others = catalog.in_order(view)
+    rows = {row["slug"]: row for row in view["entries"]}
     jobs = []
     for i, (snapshot, prose_path) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
         entry = jsonio.read(snapshot)
@@ -113,19 +117,52 @@ def batch_jobs(smk):
                         if k not in inp})
         meta = dict(entries.front_matter(entry), **{k: rows[slug][k] for k in ("title", "title_html", "summary",
                                                                               "summary_html")})
+        shown = shown_rows(others, slug, meta, view["referenced_by"][slug])
         jobs.append({"slug": slug, "input": inp,
-                     "params": {"meta": meta, "others": catalog["entries"], "base_url": smk.params["base_url"],
-                                "referenced_by": catalog["referenced_by"][slug],
-                                "referring": referring.get(slug, {}), "site": smk.params["site"],
-                                "sections": catalog["sections"]},
+                     "params": {"meta": meta, "others": shown, "base_url": smk.params["base_url"],
+                                "referenced_by": view["referenced_by"][slug],
+                                "referring": view["referring"].get(slug, {}), "site": smk.params["site"],
+                                "sections": view["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
                      "output": {"html": smk.output["html"][i]}})
     return jobs
 
 
+def shown_rows(others, slug, meta, referenced_by):
+    """The rows of `others` a page shows (its own, its previous and next, "See also", "Referenced by"),
+    in their order: render's output is the same as with all of them, and a page's key holds no others."""
+    previous, following = reading.section_neighbours(others, slug)
+    shown = {slug, *meta.get("see_also", []), *referenced_by} | {o["slug"] for o in (previous, following) if o}
+    return [o for o in others if o["slug"] in shown]
+
+
+def page_key(job, code):
+    """sha256 of what a page is made of: its job (params, the paths it reads), its prose's bytes and
+    `code` (the modules and templates of the render)."""
+    prose_bytes = Path(job["input"]["prose"]).read_bytes()
+    made_of = json.dumps({k: job[k] for k in ("slug", "input", "params", "config")}, sort_keys=True, default=str)
+    return hashlib.sha256(b"\0".join([code, made_of.encode(), prose_bytes])).hexdigest()
+
+
 def run_batch(smk):
+    """Each page of the batch, rendered only when its key changed, else taken from `cache`: a batch that
+    reruns for one of its pages (an edit, a quoted sentence) renders that page alone.  A page with a demo
+    reads its results' files too: it is always rendered.  The log names the pages rendered."""
+    cache = Path(smk.params["cache"])
+    cache.mkdir(parents=True, exist_ok=True)
+    code = hashlib.sha256(b"".join(Path(p).read_bytes() for p in [*as_list(smk.input["lib"]), smk.input["template"],
+                                                                 smk.input["base"], smk.input["edition"]])).digest()
+    rendered = []
     for job in batch_jobs(smk):
+        kept = None if "script" in job["input"] else cache / f"{page_key(job, code)}.html"
+        if kept is not None and kept.is_file():
+            Path(job["output"]["html"]).write_bytes(kept.read_bytes())
+            continue
         run(job)
+        rendered.append(job["slug"])
+        if kept is not None:
+            shutil.copyfile(job["output"]["html"], kept)
+    print(f"rendered: {' '.join(rendered) or '(none)'}", file=sys.stderr)
 
 
 # --- the preview: pages whose prose alone changed, rendered as the build renders them -------------

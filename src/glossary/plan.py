@@ -377,8 +377,11 @@ class Plan:
         """The cited records, formatted once for the whole build (none when nothing is cited)."""
         return [REFERENCES] if self.dictionary["cited"] else []
 
-    def backlinks(self):
-        return [catalog.backlinks_path(b) for b in self.batches]
+    def views(self):
+        return [catalog.view_path(b) for b in self.batches]
+
+    def print_views(self):
+        return [catalog.print_view_path(b) for b in self.batches]
 
     # --- the book ----------------------------------------------------------------------------------
 

@@ -128,5 +128,17 @@ def entry_summary(wildcards):
     return entry(wildcards)["summary"]
 
 
+def after_catalog(path):
+    """An input written by checkpoint catalog (prose.smk): Snakemake decides whether its readers rerun
+    once the catalog has run, by the checksum of what it wrote, so that one run of Snakemake serves an
+    edit that leaves the catalog, or a batch's view of it, as it was."""
+
+    def written(wildcards):
+        checkpoints.catalog.get()
+        return path
+
+    return written
+
+
 def all_metas(wildcards=None):
     return {slug: glossary_entries.front_matter(e) for slug, e in ENTRIES.items()}

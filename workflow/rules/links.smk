@@ -22,6 +22,8 @@ rule links:
         # a language edition: where its folder is in the whole site, and the other editions' pages
         prefix=EDITION["prefix"],
         outside=editions.Pages(EDITION).outside(PLAN.notation_pages()),
+        # what each page and PDF holds, by its bytes: an edit's check parses only what changed
+        cache="results/cache/links.json",
     message:
         "link check of the site"
     script:

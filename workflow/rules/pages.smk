@@ -10,8 +10,7 @@ for batch, slugs in BATCHES.items():
         input:
             prose=plan.each("prose_html", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
-            catalog=plan.CATALOG,
-            backlinks=glossary_catalog.backlinks_path(batch),
+            view=after_catalog(glossary_catalog.view_path(batch)),
             demo=PLAN.batch_page_inputs(slugs),
             pictures=PLAN.picture_files(slugs, exts=("svg",)),
             template=repo("templates/entry.html.j2"),
@@ -27,6 +26,8 @@ for batch, slugs in BATCHES.items():
             base_url=BASE_URL,
             site_title=DICTIONARY["title"],
             site=SITE,
+            # each page by its key (glossary.pagejob.page_key): a rerun batch renders only what changed
+            cache="results/cache/page",
         message:
             f"{batch}: HTML pages of {len(slugs)} entries"
         script:
@@ -48,7 +49,7 @@ rule notation:
 
 rule llms_txt:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         lib=lib("llms_txt"),
     output:
         txt="results/site/llms.txt",
@@ -65,7 +66,7 @@ rule llms_txt:
 
 rule index:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         template=repo("templates/index.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
@@ -113,7 +114,7 @@ rule favicon:
 
 rule terms_json:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         forms=plan.FORMS,
         lib=lib("terms_json"),
     output:

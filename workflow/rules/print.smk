@@ -34,7 +34,7 @@ for batch, slugs in BATCHES.items():
             prose=plan.each("prose_tex", slugs),
             meta=plan.each("meta", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
-            catalog=plan.CATALOG,
+            catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             checks=PLAN.batch_checks(slugs),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
             pictures=PLAN.picture_files(slugs, exts=("pdf",)),

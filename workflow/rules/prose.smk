@@ -37,15 +37,16 @@ for batch, slugs in BATCHES.items():
             "../../scripts/prose.py"
 
 
-rule catalog:
+checkpoint catalog:
     input:
         meta=plan.each("meta", ENTRIES),
         names=dictionary.NAMES,
         lib=lib("catalog"),
     output:
         catalog=plan.CATALOG,
-        # the sentences that refer to each batch's entries: its page job's alone (see glossary.catalog)
-        backlinks=PLAN.backlinks(),
+        # what each batch's pages and PDFs show of it: its page and print jobs' alone (see glossary.catalog)
+        views=PLAN.views(),
+        print_views=PLAN.print_views(),
     log:
         "logs/catalog/catalog.log",
     params:

@@ -6,7 +6,7 @@
 
 rule section_pages:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         template=repo("templates/section.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
@@ -26,7 +26,7 @@ rule section_pages:
 
 rule search_index:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         prose=plan.each("prose_html", ENTRIES),
         # the forms of the names as text (rule forms_text)
         forms=plan.FORMS,
@@ -65,7 +65,7 @@ if LANGUAGE_SCRIPT:
 
 rule previews:
     input:
-        catalog=plan.CATALOG,
+        catalog=after_catalog(plan.CATALOG),
         lib=lib("previews"),
     output:
         js="results/site/previews.js",
@@ -138,7 +138,7 @@ if PLAN.abbreviations_page:
 
     rule abbreviations_page:
         input:
-            catalog=plan.CATALOG,
+            catalog=after_catalog(plan.CATALOG),
             forms=plan.FORMS,
             template=repo("templates/abbreviations.html.j2"),
             base=repo("templates/base.html.j2"),
