@@ -105,7 +105,7 @@ def read_events(path):
 def job_times(events):
     """{(rule, jobid): seconds} of the jobs a build ran, from its events (glossary.build, GLOSSARY_EVENTS)."""
     started, times = {}, {}
-    for e in events:        # a build may run Snakemake twice (glossary.build.phases): ids start again
+    for e in events:        # a build with editions runs Snakemake once per edition: ids start again
         if e["event"] == "job_info":
             started[e["jobid"]] = (e["rule_name"], e["t"], len(times))
         elif e["event"] == "job_finished" and e["job_id"] in started:
