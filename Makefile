@@ -124,8 +124,13 @@ if [ -n "$$missing" ]; then \
 	fi
 endef
 
+# Tests run on this many pytest-xdist workers (pyproject.toml: --dist loadgroup); many wait on
+# Chromium, Slurm's polling or a build's subprocesses, so more workers than cores pay (docs/testing.md).
+# TEST_WORKERS=0 runs them in one process.
+TEST_WORKERS ?= 4
+
 test: setup test-setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
 # What only a machine with the real dictionary and the seeds beside the clone (../shared) can check:
 # checks/ (docs/testing.md); each check skips, with the reason, where they are absent.

@@ -1,6 +1,10 @@
-"""Shared by the tests: a copy of the repository to build in, and Snakemake runs on it."""
+"""Shared by the tests: a copy of the repository to build in, and Snakemake runs on it; and how the
+suite runs under pytest-xdist (`make test`, docs/testing.md)."""
+import fcntl
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -86,9 +90,64 @@ def tree_bytes(root):
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def made_once(tmp_path_factory, name, make):
+    """The folder `name` that `make(folder)` fills once per test run, under pytest-xdist too: the first
+    worker to ask makes it while the others wait on its lock, then every worker reads it.  Returns
+    (folder, what make returned, which must be JSON)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent              # the run's folder, above each worker's own
+    folder, done = base / name, base / f"{name}.json"
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)       # left half-made by a worker whose make failed
+            folder.mkdir()
+            done.write_text(json.dumps(make(folder)))
+        return folder, json.loads(done.read_text())
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """One clean build of a copy of the repository; tests read its site/ and results/."""
-    root = copy_repo(tmp_path_factory.mktemp("build") / "glossary")
-    ran = build_site(root)
-    return root, ran
+    """One clean build of a copy of the repository, shared by all workers; tests read its site/ and
+    results/ (and copy it to change it)."""
+    folder, ran = made_once(tmp_path_factory, "build", lambda folder: build_site(copy_repo(folder / "glossary")))
+    return folder / "glossary", ran
+
+
+def module_fixtures(item):
+    """The module-scoped fixtures a test uses, itself or through other fixtures (a build its module's
+    tests share)."""
+    return [name for name, defs in item._fixtureinfo.name2fixturedefs.items() if defs[-1].scope == "module"]
+
+
+def share_groups(items):
+    """{test: its group}: tests that use a module-scoped fixture, or one of a set of such fixtures that
+    some test uses together, share a group; the other tests have none."""
+    parent = {}
+
+    def root(key):
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    keys = {item: [(item.module.__name__, name) for name in module_fixtures(item)] for item in items}
+    for used in keys.values():
+        for key in used[1:]:
+            parent[root(key)] = root(used[0])
+    return {item: "::".join(root(used[0])) for item, used in keys.items() if used}
+
+
+@pytest.hookimpl(tryfirst=True)       # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Under `--dist loadgroup`: the tests that share a module-scoped fixture run on one worker, so that
+    it is built once (the other tests go to any worker); and the modules with the longest tests come
+    first, so that they do not finish last."""
+    for item, group in share_groups(items).items():
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(group))
+    rank = {}
+    for item in items:
+        mark = 0 if item.get_closest_marker("longest") else 1 if item.get_closest_marker("slow") else 2
+        rank[item.module.__name__] = min(mark, rank.get(item.module.__name__, 2))
+    items.sort(key=lambda item: rank[item.module.__name__])     # stable: a module's tests stay in order

@@ -14,25 +14,26 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import REPO, made_once
 from PIL import Image, ImageDraw
 
 from glossary import audit, auditpage, fidelity, texdict
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
-_BUILT = {}
 
 
 def fixture_site(tmp_path_factory):
-    """One build per test session of the fixture dictionary, as `make site SOURCE= OUT=` does it."""
-    if "out" not in _BUILT:
-        out = tmp_path_factory.mktemp("audit") / "out"
-        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
-                              str(FIXTURE / "dictionary.yaml"), "--out", str(out)], cwd=REPO, capture_output=True,
-                             text=True, timeout=1500, env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
-        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-        _BUILT["out"] = out
-    return _BUILT["out"] / "site"
+    """One build per test run (shared by the xdist workers) of the fixture dictionary, as
+    `make site SOURCE= OUT=` does it."""
+    return made_once(tmp_path_factory, "audit", build_fixture)[0] / "out" / "site"
+
+
+def build_fixture(folder):
+    run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
+                          str(FIXTURE / "dictionary.yaml"), "--out", str(folder / "out")], cwd=REPO,
+                         capture_output=True, text=True, timeout=1500,
+                         env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import REPO
+from conftest import REPO, made_once
 from test_browser import chromium
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
@@ -24,15 +24,22 @@ def build(source, out):
                           env={**os.environ, "PYTHONPATH": str(REPO / "src")})
 
 
+def editions_built(tmp_path_factory):
+    """One build per test run (shared by the xdist workers and by test_mcp) of the fixture with its
+    editions: (its source folder, its output folder)."""
+    root = made_once(tmp_path_factory, "editions", build_editions)[0]
+    return root / "dict", root / "out"
+
+
+def build_editions(root):
+    shutil.copytree(FIXTURE, root / "dict")
+    run = build(root / "dict" / "editions.yaml", root / "out")
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("editions")
-    source = root / "dict"
-    shutil.copytree(FIXTURE, source)
-    config = source / "editions.yaml"
-    run = build(config, root / "out")
-    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    return source, root / "out"
+    return editions_built(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, made_once
 from test_browser import chromium, pages_of, serve
 
 from glossary import auditpage, pages
@@ -53,9 +53,6 @@ WIDE = rf"""
 }}
 """
 WIDTHS = (320, 390, 1280, 1920)
-_BUILT = {}
-
-
 def wide_png(path, width=2400, height=600):
     """Black strokes on a transparent background, as the dictionary's own pictures are drawn."""
     from PIL import Image, ImageDraw
@@ -69,21 +66,21 @@ def wide_png(path, width=2400, height=600):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if "site" not in _BUILT:
-        root = tmp_path_factory.mktemp("layout")
-        source = root / "dict"
-        shutil.copytree(FIXTURE, source)
-        config = source / "dictionary.yaml"
-        config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
-        wide_png(source / "assets" / "wide.png")
-        with (source / "TinyDict_Math.tex").open("a") as f:
-            f.write(WIDE)
-        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
-                              "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
-                             env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
-        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-        _BUILT["site"] = root / "out" / "site"
-    return _BUILT["site"]
+    return made_once(tmp_path_factory, "layout", build_layout)[0] / "out" / "site"
+
+
+def build_layout(root):
+    source = root / "dict"
+    shutil.copytree(FIXTURE, source)
+    config = source / "dictionary.yaml"
+    config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
+    wide_png(source / "assets" / "wide.png")
+    with (source / "TinyDict_Math.tex").open("a") as f:
+        f.write(WIDE)
+    run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
+                          "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
+                         env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
 
 
 @pytest.fixture(scope="module")

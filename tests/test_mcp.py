@@ -5,7 +5,6 @@ search's ranking (and the same results as the site's search box in Chromium), a 
 terms, citing, a resource, and the errors."""
 import json
 import re
-import shutil
 import sys
 
 import anyio
@@ -15,18 +14,14 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from test_browser import chromium
-from test_editions import FIXTURE, build
+from test_editions import editions_built
 
 from glossary.mcpsite import words
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mcp")
-    shutil.copytree(FIXTURE, root / "dict")
-    run = build(root / "dict" / "editions.yaml", root / "out")
-    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    return root / "out" / "site"
+    return editions_built(tmp_path_factory)[1] / "site"
 
 
 def session(site, talk):

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, made_once
 from test_browser import chromium, serve
 
 from glossary import reading
@@ -63,29 +63,28 @@ SYMBOLS = r"""% The symbols, in the manner of ListSymbols_English.tex.
 		$\hat{y}$ for the label $y$. \\ See also: \gls{loss function}.} \nonumber
 \end{align}
 """
-_BUILT = {}
 
 
 def reading_site(tmp_path_factory):
-    """One build per test session of the fixture (no demos) with the hostile term, the CONTAINING terms
-    and a List of Symbols: its folder."""
-    if "root" not in _BUILT:
-        root = tmp_path_factory.mktemp("reading")
-        source = root / "dict"
-        shutil.copytree(FIXTURE, source)
-        config = source / "dictionary.yaml"
-        config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
-        with (source / "TinyDict_Math.tex").open("a") as f:
-            f.write(HOSTILE + CONTAINING)
-        (source / "TinyDict_Symbols.tex").write_text(SYMBOLS)
-        main = source / "TinyDict_Main.tex"
-        main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
-        run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
-                              "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
-                             env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
-        assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-        _BUILT["root"] = root / "out"
-    return _BUILT["root"]
+    """One build per test run (shared by the xdist workers) of the fixture (no demos) with the hostile
+    term, the CONTAINING terms and a List of Symbols: its folder."""
+    return made_once(tmp_path_factory, "reading", build_reading)[0] / "out"
+
+
+def build_reading(root):
+    source = root / "dict"
+    shutil.copytree(FIXTURE, source)
+    config = source / "dictionary.yaml"
+    config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
+    with (source / "TinyDict_Math.tex").open("a") as f:
+        f.write(HOSTILE + CONTAINING)
+    (source / "TinyDict_Symbols.tex").write_text(SYMBOLS)
+    main = source / "TinyDict_Main.tex"
+    main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
+    run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
+                          "--out", str(root / "out")], cwd=REPO, capture_output=True, text=True, timeout=900,
+                         env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
+    assert run.returncode == 0, f"build failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
 
 
 @pytest.fixture(scope="module")

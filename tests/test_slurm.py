@@ -15,7 +15,7 @@ import slurm_cluster  # noqa: E402
 
 SLURM_LIB = BIN.parent / "slurm"     # Makefile: SLURM_LIB, from requirements-slurm.lock
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.longest,
               pytest.mark.skipif(slurm_cluster.available() is not None, reason=str(slurm_cluster.available()))]
 
 
