@@ -63,8 +63,9 @@ def entries(text, at, pattern):
 @functools.lru_cache(maxsize=64)
 def parse_program(data, length1, length2):
     """(clear text, trailer, decrypted private part, built-in encoding, the /Subrs and /CharStrings
-    matches, the subroutines and glyphs (entries) with the offsets after them, lenIV) of a Type 1
-    program as pdfTeX embeds it, or None; kept for the next parts of the same run."""
+    matches, the subroutines and glyphs (entries) with the offsets after them, lenIV, {glyph: (the glyphs
+    and the subroutines it uses)} filled by resubset) of a Type 1 program as pdfTeX embeds it, or None;
+    kept for the next parts of the same run."""
     clear, trailer = data[:length1], data[length1 + length2:]
     plain = decrypt(data[length1:length1 + length2], 0, EEXEC)
     builtin = {int(c): n.decode() for c, n in BUILTIN.findall(clear)}
@@ -75,7 +76,7 @@ def parse_program(data, length1, length2):
     glyphs, glyphs_end = entries(plain, strings_at.end(), GLYPH)
     lenIV = re.search(rb"/lenIV\s+(-?\d+)", plain)
     lenIV = int(lenIV.group(1)) if lenIV else 4
-    return clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV
+    return clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV, {}
 
 
 def resubset(users):
@@ -86,7 +87,7 @@ def resubset(users):
     program = parse_program(stream.read_bytes(), int(stream.Length1), int(stream.Length2))
     if program is None:
         return                   # not a program as pdfTeX writes it: left as it came
-    clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV = program
+    clear, trailer, plain, builtin, subrs_at, strings_at, subrs, subrs_end, glyphs, glyphs_end, lenIV, uses = program
     charstrings = {name.decode(): cs for name, cs, _, _ in glyphs}
     subr_data = {int(n): cs for n, cs, _, _ in subrs}
     wanted = {".notdef"}
@@ -97,7 +98,13 @@ def resubset(users):
     used_subrs = {0, 1, 2, 3} & set(subr_data)
     todo = sorted(wanted)
     while todo:
-        parts = mark(decrypt(charstrings[todo.pop()], lenIV), subr_data, used_subrs, lenIV) & set(charstrings)
+        name = todo.pop()
+        if name not in uses:        # what a glyph calls is the program's: found once per run, not per part
+            called = set()
+            uses[name] = (mark(decrypt(charstrings[name], lenIV), subr_data, called, lenIV) & set(charstrings),
+                          called)
+        parts, called = uses[name]
+        used_subrs |= called
         todo += sorted(parts - wanted)
         wanted |= parts
     base = str(descriptor.FontName)[1:].split("+", 1)[-1]
