@@ -388,7 +388,7 @@ class Preview:
 
 def page_context(source, config, repo):
     """What the fast render needs of the last good build, read once per build: {"context": render_batch's
-    context, "catalog": results/catalog.json, "backlinks": the sentences results/backlinks/ holds, "site":
+    context, "catalog": results/catalog.json, "backlinks": the sentences the batch views quote, "site":
     the page's parameters {"title", "base_url", "site", "colab_prefix"}}, from the dictionary as the
     workflow loads it (glossary.plan, as workflow/rules/common.smk's PLAN)."""
     loaded = plan.load(dict(config, source=source) if source else config, repo)
