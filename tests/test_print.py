@@ -274,13 +274,14 @@ Two equations,
 and a reference to the heading (Section~\ref{a-heading})."""
 
 
-def batch_entry(root, slug, prose=None):
-    """(the entry as read, its entry_fields): a built entry's section, or one set from `prose`."""
+def batch_entry(root, slug, prose=None, title=None):
+    """(the entry as read, its entry_fields): a built entry's section, or one set from `prose` (under
+    `title`, else the slug capitalised)."""
     if prose is None:
         entry = jsonio.read(root / f"results/_entries/{slug}.json")
         text = (root / f"results/{slug}/print/section.tex").read_text(encoding="utf-8")
     else:
-        entry = {"slug": slug, "title": slug.capitalize(), "path": f"entries/{slug}/entry.md", "line": 1,
+        entry = {"slug": slug, "title": title or slug.capitalize(), "path": f"entries/{slug}/entry.md", "line": 1,
                  "key": slug, "body": prose, "figures": []}
         text = typeset.section(slug, dict(entry, summary="", summary_given=None, title_latex=None), prose, [],
                                REPO / "templates/print")
@@ -342,6 +343,20 @@ def test_an_entry_compiled_in_a_batch_is_the_entry_compiled_alone(built, tmp_pat
             assert target in reader.named_destinations, target
     assert reader.metadata["/Title"] == "Gamma" and reader.metadata["/Author"] == "A. Author, B. Author"
     assert b"/CreationDate" not in (tmp_path / "all/gamma.pdf").read_bytes()
+
+
+def test_a_title_has_the_info_its_entry_compiled_alone_had(built, tmp_path):
+    """The PDF's Title is what hyperref's pdftitle wrote when each entry was its own run: TeX's dash
+    ligatures as dashes, not as hyphens."""
+    root, _ = built
+    entry = batch_entry(root, "jl", GAMMA, title="Johnson--Lindenstrauss lemma---a test")
+    assert compile_batch(root, tmp_path / "batch", [entry]) == {}
+    old = tmp_path / "old.pdf"
+    latex.compile_pdf(tmp_path / "batch/jl.tex", old, tmp_path / "old.log", fmt=root / "results/print/entry.fmt",
+                      inputs=[REPO / "templates"], links={typeset.TERMS: root / "results/site/terms"})
+    alone, batched = (links(p)[1].metadata for p in (old, tmp_path / "batch/jl.pdf"))
+    assert batched["/Title"] == alone["/Title"] == "Johnson\u2013Lindenstrauss lemma\u2014a test"
+    assert batched["/Author"] == alone["/Author"]
 
 
 def test_an_entry_that_fails_in_a_batch_is_told_and_the_others_compile(built, tmp_path):

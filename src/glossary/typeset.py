@@ -251,7 +251,13 @@ def batch_item(entry, fields, tex_path, pdf_path, site):
     key, for its errors), its entry_fields, its own document (written at `tex_path`), where its PDF goes
     and the PDF's Info, which pdfTeX writes once a run."""
     return {"entry": entry, "fields": fields, "tex": Path(tex_path), "pdf": Path(pdf_path),
-            "info": {"Title": fields["title"], "Author": ", ".join(site.get("authors", []))}}
+            "info": {"Title": pdf_string(fields["title"]), "Author": pdf_string(", ".join(site.get("authors", [])))}}
+
+
+def pdf_string(text):
+    """A title as hyperref's pdftitle wrote it into the Info of an entry compiled alone: TeX's dash
+    ligatures (`--`, `---`) as the dashes they set."""
+    return text.replace("---", "\u2014").replace("--", "\u2013")
 
 
 # The line entry.tex.j2 writes to TeX's log as a batch's entry starts (its place in the batch, from 1)
