@@ -451,6 +451,12 @@ class Plan:
         """The List of Symbols as messages name it: relative to the dictionary's folder."""
         return os.path.relpath(self.symbols_file, self.dictionary["root"]) if self.symbols_file else ""
 
+    def draft_pages(self):
+        """The pages of `make serve`'s draft that the preview serves in place of the terms left out (the
+        draft's targets "draft:<slug>", glossary.dictionary.draft): the link check takes them as there."""
+        return sorted(f"terms/{t['slug'].split(':', 1)[1]}.html" for t in self.dictionary.get("fallback", {}).values()
+                      if t["slug"].startswith("draft:"))
+
     def notation_pages(self):
         """The notation and abbreviations pages this build makes, relative to the site's root."""
         pages = ((self._notation.SYMBOLS_PAGE, self.notation_page),

@@ -132,15 +132,15 @@ class Preview:
         # A LaTeX dictionary with mistakes builds as a draft: the terms that build (config draft=1), and
         # a page of its mistakes for each other term (glossary.previewdraft), written after the build.
         read, mistakes = dictionary.check(self.source) if self.source else (None, [])
-        # the draft's links to those pages are the preview's own: the link check would call them dead
-        extra = ["--omit-from", "links"] if mistakes else []
+        # The draft's links to those pages are the preview's own: the link check takes them as there
+        # (Plan.draft_pages); an --omit-from would leave out every job after the catalog's checkpoint too.
         waiting = False
         while True:
             if self.stop.is_set():
                 return
             try:
                 with build.build_lock() as fd:
-                    outcome = build.run_snakemake(cores=self.cores, extra=extra, on_event=on_event,
+                    outcome = build.run_snakemake(cores=self.cores, on_event=on_event,
                                                   source=self.source, lock_fd=fd, on_start=self.started,
                                                   config=("draft=1",) if self.source else ())
                     if self.killed:     # lifted under the build lock, before another build can start

@@ -21,7 +21,8 @@ rule links:
         entries={slug: e["path"] for slug, e in ENTRIES.items()},
         # a language edition: where its folder is in the whole site, and the other editions' pages
         prefix=EDITION["prefix"],
-        outside=editions.Pages(EDITION).outside(PLAN.notation_pages()),
+        # and, in make serve's draft, the preview's pages of the terms left out
+        outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
         # what each page and PDF holds, by its bytes: an edit's check parses only what changed
         cache="results/cache/links.json",
     message:
