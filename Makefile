@@ -124,7 +124,7 @@ if [ -n "$$missing" ]; then \
 	fi
 endef
 
-# Tests run on this many pytest-xdist workers (pyproject.toml: --dist loadgroup); many wait on
+# Tests run on this many pytest-xdist workers (pyproject.toml: --dist loadfile); many wait on
 # Chromium, Slurm's polling or a build's subprocesses, so more workers than cores pay (docs/testing.md).
 # TEST_WORKERS=0 runs them in one process.
 TEST_WORKERS ?= 4

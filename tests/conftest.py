@@ -115,37 +115,9 @@ def built(tmp_path_factory):
     return folder / "glossary", ran
 
 
-def module_fixtures(item):
-    """The module-scoped fixtures a test uses, itself or through other fixtures (a build its module's
-    tests share)."""
-    return [name for name, defs in item._fixtureinfo.name2fixturedefs.items() if defs[-1].scope == "module"]
-
-
-def share_groups(items):
-    """{test: its group}: tests that use a module-scoped fixture, or one of a set of such fixtures that
-    some test uses together, share a group; the other tests have none."""
-    parent = {}
-
-    def root(key):
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    keys = {item: [(item.module.__name__, name) for name in module_fixtures(item)] for item in items}
-    for used in keys.values():
-        for key in used[1:]:
-            parent[root(key)] = root(used[0])
-    return {item: "::".join(root(used[0])) for item, used in keys.items() if used}
-
-
-@pytest.hookimpl(tryfirst=True)       # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Under `--dist loadgroup`: the tests that share a module-scoped fixture run on one worker, so that
-    it is built once (the other tests go to any worker); and the modules with the longest tests come
-    first, so that they do not finish last."""
-    for item, group in share_groups(items).items():
-        if not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(group))
+    """The modules with the longest tests first, so that they do not finish last (under `--dist loadfile`
+    each module runs on one worker, so its module-scoped fixtures are made once)."""
     rank = {}
     for item in items:
         mark = 0 if item.get_closest_marker("longest") else 1 if item.get_closest_marker("slow") else 2
