@@ -99,12 +99,6 @@ def entry_fields(section_tex, meta, site, site_url):
             "bibtex": bibtex.rstrip("\n"), "urls": address, "demo": "demo" in meta}
 
 
-def entry_document(section_tex, meta, site, site_url, template_dir, babel="", words_=None):
-    """An entry's PDF as a document of its own (entry_fields), whose authors are the dictionary's."""
-    return print_document([entry_fields(section_tex, meta, site, site_url)], site, site_url, template_dir,
-                          babel, words_)
-
-
 def print_document(fields, site, site_url, template_dir, babel="", words_=None, batch=False):
     """entry.tex.j2 of the entries `fields` (entry_fields): one entry's own document, or with `batch`
     the document of one pdflatex run that sets them all, each from its own page (compile_entries)."""
