@@ -56,3 +56,50 @@ def test_pending_selection_timers_are_cancelled():
     assert internals.cancel_selection_timers() >= 1
     timer.join(5)
     assert not timer.is_alive() and not fired
+
+
+def test_persistence_still_hashes_every_input_for_each_output():
+    """What checksum_inputs_once answers: Persistence.finished's loop over the outputs, each hashing all
+    the job's inputs through _IOFile.checksum."""
+    import inspect
+
+    from snakemake.io import _IOFile
+    from snakemake.persistence import PersistenceBase
+    source = inspect.getsource(PersistenceBase.finished)
+    assert "for f in job.output:" in source and "await infile.checksum(self.max_checksum_file_size)" in source
+    assert list(inspect.signature(_IOFile.checksum).parameters)[:4] == ["self", "threshold", "force", "algorithm"]
+
+
+def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
+    import asyncio
+
+    from snakemake.io import _IOFile
+    hashed = []
+
+    async def checksum(self, threshold=None, force=False, algorithm=None):
+        hashed.append(str(self))
+        return f"sha256:{self}"
+
+    monkeypatch.setattr(_IOFile, "checksum", checksum)
+
+    class File(str):
+        pass
+
+    inputs = [File("a.txt"), File("b.txt")]
+
+    async def finished(job):          # as Persistence.finished: every input, once per output
+        return [[await _IOFile.checksum(f, 1000) for f in inputs] for _ in job]
+
+    workflow = types.SimpleNamespace(persistence=types.SimpleNamespace(finished=finished))
+    assert internals.checksum_inputs_once(workflow) is True
+    assert internals.checksum_inputs_once(workflow) is False
+    records = asyncio.run(workflow.persistence.finished(["out1", "out2", "out3"]))
+    assert records == [["sha256:a.txt", "sha256:b.txt"]] * 3 and sorted(hashed) == ["a.txt", "b.txt"]
+    asyncio.run(_IOFile.checksum(inputs[0], 1000))        # outside finished(): nothing kept
+    asyncio.run(workflow.persistence.finished(["out1"]))  # another job: hashed again
+    assert sorted(hashed) == ["a.txt", "a.txt", "a.txt", "b.txt", "b.txt"]
+
+
+def test_a_moved_persistence_fails_loudly():
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="workflow.persistence"):
+        internals.checksum_inputs_once(types.SimpleNamespace())

@@ -82,3 +82,36 @@ def test_command_line_on_a_built_copy(built, tmp_path):
     md = work / "entries/attention/entry.md"
     md.write_text(md.read_text() + "\n")
     assert check().returncode == 1
+
+
+def age(tree, seconds=3600):
+    """Every file of the tree modified an hour ago: older than the stamp's second of doubt."""
+    past = os.stat(tree).st_mtime - seconds
+    for path in tree.rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+
+
+def test_a_file_as_recorded_by_size_and_time_is_not_read_again(tree):
+    """Like git's index: an unchanged size and modification time keep the recorded hash, so a no-op reads
+    no file; the same bytes swapped behind the stamp's back, the time put back, go unseen."""
+    age(tree)
+    stamp.record(tree)
+    path = tree / "entries/e/entry.md"
+    st = path.stat()
+    path.write_text("---\n---\ntexT\n")                       # the same size
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert stamp.is_fresh(tree)
+    path.write_text("---\n---\ntexT\n")                       # now with its own time
+    assert not stamp.is_fresh(tree)
+
+
+def test_an_edit_within_a_second_of_the_hash_is_read_again(tree):
+    """A file modified just before its hash was taken could change again within the same tick of the
+    clock: its recorded hash is not trusted."""
+    stamp.record(tree)
+    path = tree / "site/index.html"
+    st = path.stat()
+    path.write_text("<p>ho</p>\n")                            # the same size, the time put back
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert not stamp.is_fresh(tree)

@@ -10,8 +10,10 @@ from pathlib import Path
 PACKAGE = "glossary"
 
 
+@lru_cache(maxsize=None)
 def imported(path):
-    """Names of the modules one file imports, anywhere in it (lazy imports in functions too)."""
+    """Names of the modules one file imports, anywhere in it (lazy imports in functions too); each file
+    is parsed once per process, however many scripts' closures hold it."""
     tree = ast.parse(Path(path).read_text(encoding="utf-8"), filename=str(path))
     names = set()
     for node in ast.walk(tree):
@@ -41,7 +43,7 @@ def closure(path, src="src"):
     as sorted relative paths (workflow inputs)."""
     seen, todo = set(), [Path(path)]
     while todo:
-        for name in imported(todo.pop()):
+        for name in imported(str(todo.pop())):
             found = _module_file(name, src)
             if found is not None and found not in seen:
                 seen.add(found)

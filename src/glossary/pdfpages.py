@@ -43,8 +43,18 @@ def split(pdf, parts):
     ..., "Author": ...} or None}) as its own PDF, atomically, its bytes a function of its pages alone."""
     with pikepdf.open(pdf) as source:
         names = named_destinations(source)
+        type1.prefetch(embedded_fonts(source))
         for part in parts:
             write_part(source, names, part)
+
+
+def embedded_fonts(source):
+    """The PostScript names of the Type 1 programs the PDF embeds (without their subset tags)."""
+    found = set()
+    for obj in source.objects:
+        if isinstance(obj, Dictionary) and obj.get("/Type") == Name.FontDescriptor and "/FontFile" in obj:
+            found.add(str(obj.FontName)[1:].split("+", 1)[-1])
+    return found
 
 
 def page_count(pdf):

@@ -2,7 +2,10 @@
 
 After a successful build and publish, record() writes results/.site-stamp.json:
 a digest of every source the build reads (content hashes, sorted by path) and a
-digest of the published site/.  is_fresh() recomputes both: when they match,
+digest of the published site/, with each file's size and modification time.  is_fresh()
+recomputes both, hashing again only the files whose size or time differ (or that
+were modified in the second before their hash was taken: such an edit could keep the
+time recorded), as git's index does: when they match,
 site/ is what a build would publish, and Snakemake (seconds just to start and
 to check its DAG) need not run.  Anything else (an edit, a new or removed file,
 a touched-up site/, a missing stamp) says "not fresh", and the build runs as
@@ -15,6 +18,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from glossary.plan import LOCK, SOURCES, Source
@@ -43,9 +47,43 @@ def files(root, names):
     return sorted(p.relative_to(root).as_posix() for p in found)
 
 
-def hashes(root, names):
-    """{path: sha256 of its content} for the files under root/name for each name."""
-    return {rel: hashlib.sha256((Path(root) / rel).read_bytes()).hexdigest() for rel in files(root, names)}
+class Hashed(dict):
+    """{path: sha256 of its content}, with what each hash was taken from: `stats` {path: [size, mtime_ns]},
+    and `taken`, the time (ns) the hashing began."""
+
+    def __init__(self, hashed=(), stats=None, taken=0):
+        super().__init__(hashed)
+        self.stats, self.taken = stats or {}, taken
+
+    def record(self):
+        return {"taken": self.taken, "files": {rel: [h, *self.stats[rel]] for rel, h in self.items()}}
+
+    @classmethod
+    def recorded(cls, value):
+        """What record() gave, as the `known` of hashes() (None when it is not such a record)."""
+        try:
+            files = value["files"]
+            return cls({rel: f[0] for rel, f in files.items()}, {rel: f[1:] for rel, f in files.items()},
+                       int(value["taken"]))
+        except (TypeError, KeyError, ValueError, IndexError):
+            return None
+
+
+def hashes(root, names, known=None):
+    """Hashed {path: sha256 of its content} for the files under root/name for each name.  A file whose size
+    and modification time are those `known` gives (an earlier Hashed) keeps its hash, unless it was modified
+    less than a second before that hash was taken."""
+    found, stats, taken = {}, {}, time.time_ns()
+    for rel in files(root, names):
+        path = Path(root) / rel
+        st = path.stat()
+        stats[rel] = [st.st_size, st.st_mtime_ns]
+        if known is not None and rel in known and known.stats.get(rel) == stats[rel] \
+                and st.st_mtime_ns < known.taken - 1_000_000_000:
+            found[rel] = known[rel]
+        else:
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return Hashed(found, stats, taken)
 
 
 def digest(hashed, salt=""):
@@ -67,28 +105,29 @@ def source_roots(repo=".", source=None):
     return (source if isinstance(source, Source) else Source(source)).roots(repo)
 
 
-def source_hashes(roots="."):
-    """{path: sha256} of every source; `roots` is a folder (this repository's SOURCES under it) or
-    source_roots()' list."""
+def source_hashes(roots=".", known=None):
+    """Hashed {path: sha256} of every source; `roots` is a folder (this repository's SOURCES under it) or
+    source_roots()' list; `known`: an earlier Hashed of the same roots (hashes())."""
     if isinstance(roots, (str, Path)):
-        return hashes(roots, SOURCES)
+        return hashes(roots, SOURCES, known)
     if len(roots) == 1:
-        return hashes(roots[0][0], roots[0][1])
+        return hashes(roots[0][0], roots[0][1], known)
     # The file the build was named (a main .tex or the YAML file beside it): the same folder's
     # files build another site from the other one.
     folder, names = roots[1]
-    found = {"\0source": f"{folder}/{names[0]}"}
+    found, taken = Hashed({"\0source": f"{folder}/{names[0]}"}, {"\0source": []}, time.time_ns()), []
     for folder, names in roots:
-        found.update({f"{folder}/{rel}": h for rel, h in hashes(folder, names).items()})
+        part = hashes(folder, names, None if known is None else Hashed(
+            {rel[len(folder) + 1:]: h for rel, h in known.items() if rel.startswith(f"{folder}/")},
+            {rel[len(folder) + 1:]: st for rel, st in known.stats.items() if rel.startswith(f"{folder}/")},
+            known.taken))
+        found.update({f"{folder}/{rel}": h for rel, h in part.items()})
+        found.stats.update({f"{folder}/{rel}": st for rel, st in part.stats.items()})
     return found
 
 
-def sources_digest(root=".", hashed=None):
-    return digest(source_hashes(root) if hashed is None else hashed, salt=interpreter())
-
-
-def site_digest(root="."):
-    return digest(hashes(root, [SITE]))
+def sources_digest(hashed):
+    return digest(hashed, salt=interpreter())
 
 
 def recorded(root="."):
@@ -99,23 +138,33 @@ def recorded(root="."):
         return None
 
 
+def known_sources(root="."):
+    """The sources' Hashed of the last record() in `root` (None: no such record)."""
+    return Hashed.recorded((recorded(root) or {}).get("source_files"))
+
+
 def is_fresh(root=".", roots=None):
     """True when the last recorded build in `root` saw these very sources (those under `roots`,
     source_roots(); by default this repository's under `root`) and left this very site/."""
     last = recorded(root)
     if not isinstance(last, dict) or not (Path(root) / SITE).is_dir():
         return False
-    return (last.get("sources"), last.get("site")) == (sources_digest(roots or root), site_digest(root))
+    sources = source_hashes(roots or root, known_sources(root))
+    if sources_digest(sources) != last.get("sources"):
+        return False
+    return digest(hashes(root, [SITE], Hashed.recorded(last.get("site_files")))) == last.get("site")
 
 
 def record(root=".", hashed=None):
     """After a successful build and publish.  Pass the sources' hashes taken *before* the build
     (source_hashes), so that an edit made while it ran is not recorded as built."""
     hashed = source_hashes(root) if hashed is None else hashed
+    site = hashes(root, [SITE], Hashed.recorded((recorded(root) or {}).get("site_files")))
     stamp = Path(root) / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
     tmp = stamp.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"sources": sources_digest(root, hashed), "site": site_digest(root)},
+    tmp.write_text(json.dumps({"sources": sources_digest(hashed), "site": digest(site),
+                               "source_files": hashed.record(), "site_files": site.record()},
                               sort_keys=True) + "\n")
     tmp.replace(stamp)
 

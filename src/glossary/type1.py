@@ -119,10 +119,11 @@ def resubset(users):
         out_subrs += b"dup %d %d %s " % (n, len(cs), token) + cs + rest
     out_glyphs = b"".join(b"/%s %d %s " % (name, len(cs), token) + cs + rest
                           for name, cs, token, rest in glyphs if name.decode() in wanted)
-    plain = (plain[:subrs_at.start()] + b"/Subrs %d array\n" % (last + 1) + out_subrs
-             + plain[subrs_end:strings_at.start()] + b"/CharStrings %d dict dup begin\n" % len(
-                 [g for g in glyphs if g[0].decode() in wanted]) + out_glyphs + plain[glyphs_end:])
-    encrypted = encrypt(plain, EEXEC)
+    rest = (b"/Subrs %d array\n" % (last + 1) + out_subrs
+            + plain[subrs_end:strings_at.start()] + b"/CharStrings %d dict dup begin\n" % len(
+                [g for g in glyphs if g[0].decode() in wanted]) + out_glyphs + plain[glyphs_end:])
+    head, state = encrypted_head(plain[:subrs_at.start()])
+    encrypted = head + encrypt(rest, state)
     clear = re.sub(rb"(/FontName\s*/)(?:[A-Z]{6}\+)?", lambda m: m.group(1) + tag.encode() + b"+", clear, count=1)
     clear = ENCODED.sub(lambda m: m.group(0) if m.group(1).decode() in wanted else b"", clear)
     stream.write(clear + encrypted + trailer)
@@ -152,14 +153,30 @@ def font_map():
     return found
 
 
+# kpsewhich's answers: {TeX font metric name: its file, or None}.  One kpsewhich process per run of
+# names (prefetch): a process each costs 10 ms, and a part's fonts are found at once.
+_TFM_PATHS = {}
+
+
+def prefetch(names):
+    """Find the metric files of the PostScript fonts `names` with one kpsewhich run (tfm_widths)."""
+    tfms = sorted({t for n in names for t in font_map().get(n, [])} - set(_TFM_PATHS))
+    if not tfms:
+        return
+    found = subprocess.run(["kpsewhich", *[f"{t}.tfm" for t in tfms]], capture_output=True, text=True).stdout
+    paths = {Path(line).stem: line for line in found.splitlines() if line}
+    _TFM_PATHS.update({t: paths.get(t) for t in tfms})
+
+
 @functools.lru_cache(maxsize=None)
 def tfm_widths(name):
     """{code: width in 1/1000 em, rounded to 0.1 as pdfTeX writes /Widths} from the metric of the font
     `name` at its design size ({} when there is no one metric): pdfTeX writes the widths of the first
     size the run uses, which differ in the last digit between sizes, so between batches."""
+    prefetch([name])
     found = []
     for tfm in font_map().get(name, []):
-        path = subprocess.run(["kpsewhich", f"{tfm}.tfm"], capture_output=True, text=True).stdout.strip()
+        path = _TFM_PATHS.get(tfm)
         if path:
             chars = tfmLib.TFM(path).chars
             found.append({c: round(Decimal(v["width"] * 1000), 1).normalize() for c, v in chars.items()})
@@ -185,14 +202,22 @@ def decrypt(data, skip, key=CHARSTRING):
     return bytes(out[skip:])
 
 
-def encrypt(data, key):
-    """Type 1 encryption (the inverse of decrypt, no bytes dropped)."""
+def encrypt(data, key, state=False):
+    """Type 1 encryption (the inverse of decrypt, no bytes dropped); with state=True, also the cipher's
+    state after the data: the key that encrypts what follows."""
     out, r = bytearray(len(data)), key
     for i, p in enumerate(data):
         c = p ^ (r >> 8)
         out[i] = c
         r = ((c + r) * 52845 + 22719) & 0xFFFF
-    return bytes(out)
+    return (bytes(out), r) if state else bytes(out)
+
+
+@functools.lru_cache(maxsize=64)
+def encrypted_head(plain):
+    """The eexec encryption of a private part's head (all before /Subrs: the same in every part of a run,
+    and most of the bytes) and the state after it, encrypted once per program."""
+    return encrypt(plain, EEXEC, state=True)
 
 
 def tokens(cs):

@@ -1,6 +1,6 @@
 """The print edition: each entry typeset as a PDF, and the whole dictionary as one book.
 
-An entry's section (results/<entry>/print/section.tex, rule print_<batch>) holds its
+An entry's section (results/<entry>/print/section.tex, rule section_<batch>) holds its
 name, the prose running on after it (pandoc's LaTeX of the same parse as the page's
 HTML, with the run's facts filled in), figures, check lines, its "See also" list and
 its own reference list.  The entry PDF and the book set the same section; each
@@ -192,38 +192,48 @@ def format_source(template_dir, tex_path, babel=""):
 METHOD = "one run per batch, split by glossary.pdfpages"
 
 
-def print_batch(entries, proses, catalog, checks, out_sections, out_pdfs, params, template_dir, package_dirs,
-                cache, log, fmt=None, metas=None):
-    """Rule print_<batch>: each entry's section and its PDF.  A PDF is kept in `cache` under the key
-    of everything it is made of (its own document, entry.tex, the figures it includes, the packages),
-    so that a batch that reruns compiles only the entries whose PDF would change: all of them in one
-    pdflatex run (compile_entries).  `metas` are the prose jobs' results of the entries
-    (results/<slug>/meta.json): a name read as TeX (title_latex) is set as such.  `catalog` gives the
-    titles of the entries each "See also" list links to.  Raises EntryError naming each entry whose PDF
-    does not compile, once the others' are made."""
-    summaries = {row["slug"]: row["summary"] for row in catalog["entries"]}
-    latex_titles = {m["slug"]: (m.get("title_latex"), m.get("title_text")) for m in metas or []}
+def entry_meta(entry, catalog, metas=None):
+    """An entry as its section and its PDF set it: with its summary from the catalog view (`catalog`), and
+    its name read as TeX (title_latex) from the prose job's results (`metas`: results/<slug>/meta.json)."""
+    row = next(r for r in catalog["entries"] if r["slug"] == entry["slug"])
+    meta = next((m for m in metas or [] if m["slug"] == entry["slug"]), {})
+    return dict(entry, summary=row["summary"], title_latex=meta.get("title_latex"), title_text=meta.get("title_text"),
+                summary_given=entry.get("summary"))
+
+
+def print_sections(entries, proses, catalog, checks, out_sections, template_dir, words_=None, metas=None):
+    """Rule section_<batch>: each entry's print section, which its PDF and the book set (so the book need
+    not wait for the PDFs).  `catalog` gives the titles of the entries each "See also" list links to."""
+    for entry, prose_path, section_path in zip(entries, proses, out_sections):
+        slug = entry["slug"]
+        text = section(slug, entry_meta(entry, catalog, metas), Path(prose_path).read_text(encoding="utf-8"),
+                       check_lines(checks.get(slug, [])), template_dir, see_also(entry.get("see_also", []), catalog),
+                       words_)
+        Path(section_path).write_text(text, encoding="utf-8")
+
+
+def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None,
+                metas=None):
+    """Rule print_<batch>: each entry's PDF, from its section (print_sections).  A PDF is kept in `cache`
+    under the key of everything it is made of (its own document, entry.tex, the figures it includes, the
+    packages), so that a batch that reruns compiles only the entries whose PDF would change: all of them
+    in one pdflatex run (compile_entries).  Raises EntryError naming each entry whose PDF does not compile,
+    once the others' are made."""
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
     method = [METHOD, digest(pdfpages.__file__)]
+    fmt_digest = digest(fmt) if fmt else ""       # the format is 7 MB: hashed once, not once an entry
     todo, made = [], []
-    for entry, prose_path, section_path, pdf_path in zip(entries, proses, out_sections, out_pdfs):
+    for entry, section_path, pdf_path in zip(entries, sections, out_pdfs):
         slug = entry["slug"]
-        title_latex, title_text = latex_titles.get(slug, (None, None))
-        meta = dict(entry, summary=summaries[slug], title_latex=title_latex, title_text=title_text,
-                    summary_given=entry.get("summary"))
-        entry_checks = check_lines(checks.get(slug, []))
-        text = section(slug, meta, Path(prose_path).read_text(encoding="utf-8"), entry_checks, template_dir,
-                       see_also(entry.get("see_also", []), catalog), params.get("words"))
-        Path(section_path).write_text(text, encoding="utf-8")
+        text = Path(section_path).read_text(encoding="utf-8")
         tex_path = Path(section_path).with_name("entry.tex")
-        fields = entry_fields(text, meta, params["site"], params["site_url"])
+        fields = entry_fields(text, entry_meta(entry, catalog, metas), params["site"], params["site_url"])
         document = print_document([fields], params["site"], params["site_url"], template_dir,
                                   params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
-        key = dictionary.content_key(document, packages, digest(fmt) if fmt else "", [digest(p) for p in included],
-                                     method)
+        key = dictionary.content_key(document, packages, fmt_digest, [digest(p) for p in included], method)
         cached = Path(cache) / f"{key}.pdf"
         made.append((slug, cached, pdf_path))
         if not cached.is_file():

@@ -61,6 +61,7 @@ LANGUAGE_SCRIPT = PLAN.language_script
 
 onstart:
     snakemake_internals.drop_default_rate_limit(workflow)
+    snakemake_internals.checksum_inputs_once(workflow)
 
 
 onsuccess:

@@ -1,8 +1,8 @@
 # Stage 5: the print edition.  Each entry's section (prose from rule prose, figures,
-# checks, citation, links) is set once, by the batches of prose.smk, and used twice: in the
-# entry's own PDF and in the book, site/dictionary.pdf.  Both include the figure PDFs the figure
-# rules built; no figure is compiled again.  A prose edit reruns that entry's section,
-# its PDF and the book; nothing else.
+# checks, citation, links) is set once, by the page_<batch> jobs (pages.smk) beside the
+# entry's HTML page, and used twice: in the entry's own PDF (print_<batch>) and in the book,
+# site/dictionary.pdf, which so need not wait for each other.  Both include the figure PDFs the figure rules built; no figure is
+# compiled again.  A prose edit reruns that entry's section, its PDF and the book; nothing else.
 
 
 rule print_format:
@@ -31,22 +31,19 @@ for batch, slugs in BATCHES.items():
         name:
             f"print_{batch}"
         input:
-            prose=plan.each("prose_tex", slugs),
+            section=plan.each("section", slugs),
             meta=plan.each("meta", slugs),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
-            checks=PLAN.batch_checks(slugs),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
             pictures=PLAN.picture_files(slugs, exts=("pdf",)),
             notation=repo("templates/notation.sty"),
             macros=DICTIONARY["macro_files"],
-            template=repo("templates/print/section.tex.j2"),
             document=repo("templates/print/entry.tex.j2"),
             preamble=repo("templates/print/preamble.tex.j2"),
             fmt="results/print/entry.fmt",
             lib=lib("print_batch"),
         output:
-            section=plan.each("section", slugs),
             pdf=plan.each("pdf", slugs),
         log:
             f"logs/print/{batch}.log",
@@ -58,7 +55,7 @@ for batch, slugs in BATCHES.items():
             babel=BABEL,
             words=PRINT_WORDS,
         message:
-            f"{batch}: print sections and PDFs of {len(slugs)} entries"
+            f"{batch}: PDFs of {len(slugs)} entries"
         script:
             "../../scripts/print_batch.py"
 
