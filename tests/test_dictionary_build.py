@@ -768,11 +768,11 @@ def edited_in_a_referring_sentence(tmp_path_factory):
 
 def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(edited_in_a_referring_sentence):
     """The referring sentences live per batch (results/backlinks/<batch>.json), not in the catalog: the
-    edit reruns feature's batch (prose, page, print) and vector's page batch, and no other page or
+    edit reruns feature's batch (prose, page, section, print) and vector's page batch, and no other page or
     print batch, nor anything that reads only the catalog."""
     ran, before, after, _ = edited_in_a_referring_sentence
     batches = {name for name in ran if re.search(r"_b\d+$", name)}
-    assert batches == {"prose_b00", "page_b00", "print_b00", "page_b04"}, ran
+    assert batches == {"prose_b00", "page_b00", "section_b00", "print_b00", "page_b04"}, ran
     assert "catalog" in ran
     assert not {"index", "terms_json", "llms_txt", "section_pages", "previews"} & set(ran), ran
     page = after["terms/vector.html"].decode()

@@ -85,7 +85,7 @@ def test_template_error_names_the_template_line(built, tmp_path):
     line = edit(work / "templates/entry.html.j2", 'content="{{ entry.summary }}">',
                 'content="{{ entry.summery }}">')
     run = run_build(work)
-    failed = re.compile(r"error: rule page_b\d+ failed \(b\d+: HTML pages and print sections of 2 entries\)")
+    failed = re.compile(r"error: rule page_b\d+ failed \(b\d+: HTML pages of 2 entries\)")
     assert_told_briefly(run, work, before, failed, f"templates/entry.html.j2, line {line}",
                         "UndefinedError: 'dict object' has no attribute 'summery'",
                         re.compile(r"logs/page/[\w-]+\.log"))

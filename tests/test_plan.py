@@ -113,7 +113,8 @@ def test_every_input_function_is_in_common_smk_and_used():
 
 def test_one_stage_one_file():
     """Each batch rule sits with the rules of its stage."""
-    homes = {"prose": "prose.smk", "page": "pages.smk", "print": "print.smk", "pictures": "figures.smk"}
+    homes = {"prose": "prose.smk", "page": "pages.smk", "section": "print.smk", "print": "print.smk",
+             "pictures": "figures.smk"}
     for stage, home in homes.items():
         holders = [p.name for p in RULES.glob("*.smk") if f'f"{stage}_{{batch}}"' in p.read_text()]
         assert holders == [home], (stage, holders)

@@ -1,6 +1,5 @@
-# Stage 4: the HTML pages and the entries' print sections (by the batches of prose.smk), the
-# index, the stylesheet (with the code colours), the favicon, the machine-readable terms.json
-# and sitemap.xml, and build-info.json.
+# Stage 4: the HTML pages (by the batches of prose.smk), the index, the stylesheet (with the code
+# colours), the favicon, the machine-readable terms.json and sitemap.xml, and build-info.json.
 
 
 for batch, slugs in BATCHES.items():
@@ -17,16 +16,9 @@ for batch, slugs in BATCHES.items():
             template=repo("templates/entry.html.j2"),
             base=repo("templates/base.html.j2"),
             edition=editions.VIEW,
-            # and the entries' print sections (print.smk): the PDFs and the book set them
-            prose_tex=plan.each("prose_tex", slugs),
-            meta=plan.each("meta", slugs),
-            print_view=after_catalog(glossary_catalog.print_view_path(batch)),
-            checks=PLAN.batch_checks(slugs),
-            section_template=repo("templates/print/section.tex.j2"),
             lib=lib("page"),
         output:
             html=plan.each("page", slugs),
-            section=plan.each("section", slugs),
         log:
             f"logs/page/{batch}.log",
         priority: PRIORITY["page_path"]
@@ -36,9 +28,8 @@ for batch, slugs in BATCHES.items():
             site=SITE,
             # each page by its key (glossary.pagejob.page_key): a rerun batch renders only what changed
             cache="results/cache/page",
-            words=PRINT_WORDS,
         message:
-            f"{batch}: HTML pages and print sections of {len(slugs)} entries"
+            f"{batch}: HTML pages of {len(slugs)} entries"
         script:
             "../../scripts/page.py"
 

@@ -1,7 +1,7 @@
 # Stage 5: the print edition.  Each entry's section (prose from rule prose, figures,
-# checks, citation, links) is set once, by the page_<batch> jobs (pages.smk) beside the
-# entry's HTML page, and used twice: in the entry's own PDF (print_<batch>) and in the book,
-# site/dictionary.pdf, which so need not wait for each other.  Both include the figure PDFs the figure rules built; no figure is
+# checks, citation, links) is set once, by the section_<batch> jobs, and used twice: in the
+# entry's own PDF (print_<batch>) and in the book, site/dictionary.pdf, which so need not
+# wait for each other.  Both include the figure PDFs the figure rules built; no figure is
 # compiled again.  A prose edit reruns that entry's section, its PDF and the book; nothing else.
 
 
@@ -26,6 +26,28 @@ rule print_format:
 
 
 for batch, slugs in BATCHES.items():
+
+    rule:
+        name:
+            f"section_{batch}"
+        input:
+            prose=plan.each("prose_tex", slugs),
+            meta=plan.each("meta", slugs),
+            entries=[dictionary.snapshot_path(s) for s in slugs],
+            catalog=after_catalog(glossary_catalog.print_view_path(batch)),
+            checks=PLAN.batch_checks(slugs),
+            template=repo("templates/print/section.tex.j2"),
+            lib=lib("print_sections"),
+        output:
+            section=plan.each("section", slugs),
+        log:
+            f"logs/section/{batch}.log",
+        params:
+            words=PRINT_WORDS,
+        message:
+            f"{batch}: print sections of {len(slugs)} entries"
+        script:
+            "../../scripts/print_sections.py"
 
     rule:
         name:
