@@ -103,3 +103,55 @@ def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
 def test_a_moved_persistence_fails_loudly():
     with pytest.raises(internals.SnakemakeInternalsChanged, match="workflow.persistence"):
         internals.checksum_inputs_once(types.SimpleNamespace())
+
+
+def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeypatch, tmp_path):
+    from snakemake.persistence.file import FilePersistence
+    monkeypatch.setattr(FilePersistence, "_read_record_cached", FilePersistence._read_record_cached)
+    assert FilePersistence._read_record_cached.cache_parameters()["maxsize"] is not None
+    assert internals.unbounded_metadata_cache() is True
+    assert internals.unbounded_metadata_cache() is False
+    read = []
+
+    class StandIn:                  # what _read_record_cached uses of a FilePersistence
+        _metadata_path = tmp_path
+
+        def _io_read(self, path, key):
+            read.append(key)
+            return {}
+
+    stand_in = StandIn()
+    keys = [f"k{i}" for i in range(500)]
+    for _ in range(2):
+        for key in keys:
+            FilePersistence._read_record_cached(stand_in, key)
+    assert read == keys                                   # each record read once, however many
+    FilePersistence._read_record_cached.cache_clear()     # what _clear_cache does after a job
+    FilePersistence._read_record_cached(stand_in, "k0")
+    assert read[-1] == "k0" and len(read) == 501
+
+
+def test_producers_found_by_set_plan_the_same_jobs(tmp_path):
+    """constant_outputs_as_a_set, installed by a Snakefile as common.smk does: the same jobs, for outputs
+    with and without wildcards, as Snakemake's own Rule.is_producer."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    (tmp_path / "Snakefile").write_text(
+        "import os\n"
+        "if os.environ.get('BY_SET'):\n"
+        "    from glossary import snakemake_internals\n"
+        "    assert snakemake_internals.constant_outputs_as_a_set()\n"
+        "rule all:\n    input: 'c/y.out', 'c/z.out', 'b/x.txt'\n"
+        "rule batch:\n    output: 'b/x.txt', 'b/w.txt'\n    shell: 'touch {output}'\n"
+        "rule each:\n    input: 'b/w.txt'\n    output: 'c/{name}.out'\n    shell: 'touch {output}'\n")
+    plans = []
+    for by_set in ("", "1"):
+        run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--quiet", "rules"],
+                             cwd=tmp_path, capture_output=True, text=True,
+                             env=dict(os.environ, BY_SET=by_set, PYTHONPATH=str(Path(internals.__file__).parents[1])))
+        assert run.returncode == 0, run.stderr
+        plans.append(sorted(set(re.findall(r"^(all|batch|each) +(\d+)$", run.stdout + run.stderr, re.M))))
+    assert plans[0] == plans[1] == [("all", "1"), ("batch", "1"), ("each", "2")]

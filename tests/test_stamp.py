@@ -115,3 +115,19 @@ def test_an_edit_within_a_second_of_the_hash_is_read_again(tree):
     path.write_text("<p>ho</p>\n")                            # the same size, the time put back
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert not stamp.is_fresh(tree)
+
+
+def test_a_no_op_records_the_files_it_hashed_again(tree, monkeypatch):
+    """Files published in the second before the record are hashed again by the next check; once it finds
+    the site fresh it records them, so the check after it reads no file."""
+    import types
+    stamp.record(tree)                  # every file of the tree is new: all hashed again next time
+    site = stamp.Hashed.recorded(stamp.recorded(tree)["site_files"])
+    assert stamp.hashes(tree, [stamp.SITE], site).read == 2
+    later = stamp.time.time_ns() + 2_000_000_000
+    monkeypatch.setattr(stamp, "time", types.SimpleNamespace(time_ns=lambda: later))
+    assert stamp.is_fresh(tree)
+    site = stamp.Hashed.recorded(stamp.recorded(tree)["site_files"])
+    assert stamp.hashes(tree, [stamp.SITE], site).read == 0
+    assert stamp.source_hashes(tree, stamp.known_sources(tree)).read == 0
+    assert stamp.is_fresh(tree)

@@ -7,6 +7,7 @@ loudly instead of silently losing the behaviour; tests/test_snakemake_internals.
 against the installed Snakemake.  Nothing else in the project touches Snakemake's internals.
 """
 import contextvars
+import functools
 import threading
 
 # The rate limit Snakemake's command line always sets (--max-jobs-per-timespan 100/1s).
@@ -98,4 +99,51 @@ def checksum_inputs_once(workflow):
     once.once_per_job = True
     _IOFile.checksum = once
     persistence.finished = finished_once
+    return True
+
+
+def unbounded_metadata_cache():
+    """Keep every metadata record read until Snakemake clears its cache, not the last 128.
+
+    FilePersistence reads each output's record (.snakemake/metadata/) through an lru_cache of
+    Snakemake's default size, 128; the real dictionary's build has 4,435 records, so each was read
+    from disk about seven times while the DAG was built (29,856 reads).  The cache is still cleared
+    where Snakemake clears it (_clear_cache, after each job).  Returns True when installed."""
+    from snakemake.persistence.file import FilePersistence
+    cached = _attribute(FilePersistence, "_read_record_cached", "snakemake.persistence.file.FilePersistence")
+    _attribute(FilePersistence, "_clear_cache", "snakemake.persistence.file.FilePersistence")
+    read = _attribute(cached, "__wrapped__", "FilePersistence._read_record_cached")
+    if cached.cache_parameters()["maxsize"] is None:
+        return False
+    FilePersistence._read_record_cached = functools.lru_cache(maxsize=None)(read)
+    return True
+
+
+def constant_outputs_as_a_set():
+    """Look an output without wildcards up in a set, not by trying each output's regular expression.
+
+    Rule.is_producer tries every output (and log) of a rule in turn; a batch rule lists 48 to 192
+    files, and the DAG asks for the producer of every input of every job: 716,275 matches for the
+    real dictionary's DAG.  A name without wildcards matches only itself (its expression is the escaped
+    name and `$`), so those are a set; outputs with wildcards are tried as before.  Returns True when
+    installed."""
+    from snakemake.rules import Rule
+    is_producer = _attribute(Rule, "is_producer", "snakemake.rules.Rule")
+    _attribute(Rule, "products", "snakemake.rules.Rule")
+    if getattr(is_producer, "by_set", False):
+        return False
+    found = {}
+
+    def by_set(self, requested_output):
+        products = list(self.products())
+        known = found.get(id(self))
+        if known is None or known[0] != len(products):
+            constant = {str(p) for p in products if not p.get_wildcard_names()}
+            known = found[id(self)] = (len(products), constant, [p for p in products if p.get_wildcard_names()])
+        if str(requested_output) in known[1]:
+            return True
+        return any(p.match(requested_output) for p in known[2]) if known[2] else False
+
+    by_set.by_set = True
+    Rule.is_producer = by_set
     return True

@@ -51,9 +51,9 @@ class Hashed(dict):
     """{path: sha256 of its content}, with what each hash was taken from: `stats` {path: [size, mtime_ns]},
     and `taken`, the time (ns) the hashing began."""
 
-    def __init__(self, hashed=(), stats=None, taken=0):
+    def __init__(self, hashed=(), stats=None, taken=0, read=0):
         super().__init__(hashed)
-        self.stats, self.taken = stats or {}, taken
+        self.stats, self.taken, self.read = stats or {}, taken, read      # read: how many files were hashed
 
     def record(self):
         return {"taken": self.taken, "files": {rel: [h, *self.stats[rel]] for rel, h in self.items()}}
@@ -73,7 +73,7 @@ def hashes(root, names, known=None):
     """Hashed {path: sha256 of its content} for the files under root/name for each name.  A file whose size
     and modification time are those `known` gives (an earlier Hashed) keeps its hash, unless it was modified
     less than a second before that hash was taken."""
-    found, stats, taken = {}, {}, time.time_ns()
+    found, stats, taken, read = {}, {}, time.time_ns(), 0
     for rel in files(root, names):
         path = Path(root) / rel
         st = path.stat()
@@ -83,7 +83,8 @@ def hashes(root, names, known=None):
             found[rel] = known[rel]
         else:
             found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return Hashed(found, stats, taken)
+            read += 1
+    return Hashed(found, stats, taken, read)
 
 
 def digest(hashed, salt=""):
@@ -123,6 +124,7 @@ def source_hashes(roots=".", known=None):
             known.taken))
         found.update({f"{folder}/{rel}": h for rel, h in part.items()})
         found.stats.update({f"{folder}/{rel}": st for rel, st in part.stats.items()})
+        found.read += part.read
     return found
 
 
@@ -152,7 +154,13 @@ def is_fresh(root=".", roots=None):
     sources = source_hashes(roots or root, known_sources(root))
     if sources_digest(sources) != last.get("sources"):
         return False
-    return digest(hashes(root, [SITE], Hashed.recorded(last.get("site_files")))) == last.get("site")
+    site = hashes(root, [SITE], Hashed.recorded(last.get("site_files")))
+    if digest(site) != last.get("site"):
+        return False
+    if sources.read or site.read:
+        # files hashed again (modified in the second before the last record): now they are older
+        write(root, dict(last, source_files=sources.record(), site_files=site.record()))
+    return True
 
 
 def record(root=".", hashed=None):
@@ -160,12 +168,15 @@ def record(root=".", hashed=None):
     (source_hashes), so that an edit made while it ran is not recorded as built."""
     hashed = source_hashes(root) if hashed is None else hashed
     site = hashes(root, [SITE], Hashed.recorded((recorded(root) or {}).get("site_files")))
+    write(root, {"sources": sources_digest(hashed), "site": digest(site), "source_files": hashed.record(),
+                 "site_files": site.record()})
+
+
+def write(root, stamp_):
     stamp = Path(root) / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    tmp = stamp.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"sources": sources_digest(hashed), "site": digest(site),
-                               "source_files": hashed.record(), "site_files": site.record()},
-                              sort_keys=True) + "\n")
+    tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(stamp_, sort_keys=True) + "\n")
     tmp.replace(stamp)
 
 

@@ -59,6 +59,12 @@ PRINT_WORDS = typeset.words(EDITION)
 LANGUAGE_SCRIPT = PLAN.language_script
 
 
+# before the DAG is built, which reads every output's metadata record and asks for the producer
+# of every input
+snakemake_internals.unbounded_metadata_cache()
+snakemake_internals.constant_outputs_as_a_set()
+
+
 onstart:
     snakemake_internals.drop_default_rate_limit(workflow)
     snakemake_internals.checksum_inputs_once(workflow)
