@@ -204,3 +204,22 @@ def test_a_dry_run_publishes_nothing_and_succeeds(tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert "a dry run" in run.stdout and "Traceback" not in run.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_publish_links_the_files_it_keeps_and_copies_the_changed(tmp_path):
+    """An edit publishes a whole new site/ swapped in at once; the files the old one held byte for byte are
+    linked from it, not copied again, and no published file shares its inode with the staged tree."""
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    for name in ("index.html", "terms/a.html", "terms/b.html"):
+        (staged / name).parent.mkdir(parents=True, exist_ok=True)
+        (staged / name).write_text(name)
+    assert publish.publish(staged, site) is True
+    before = {name: (site / name).stat().st_ino for name in ("index.html", "terms/a.html", "terms/b.html")}
+    (staged / "terms/a.html").write_text("a, edited")
+    assert publish.publish(staged, site) is True
+    assert (site / "terms/a.html").read_text() == "a, edited" and (site / "terms/b.html").read_text() == "terms/b.html"
+    assert (site / "terms/b.html").stat().st_ino == before["terms/b.html"]
+    assert (site / "terms/a.html").stat().st_ino != before["terms/a.html"]
+    staged_inodes = {p.stat().st_ino for p in staged.rglob("*") if p.is_file()}
+    assert not staged_inodes & {p.stat().st_ino for p in site.rglob("*") if p.is_file()}
+    assert {oct(p.stat().st_mode & 0o777) for p in site.rglob("*") if p.is_file()} == {"0o644"}

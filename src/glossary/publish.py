@@ -115,28 +115,35 @@ def site_of(tree):
     return found
 
 
-def same_tree(trees, site):
-    """Whether folder `site` holds exactly the files of `trees` ([(folder, prefix, names)]) laid together."""
-    site = Path(site)
-    sources = {Path(prefix) / name: tree / name for tree, prefix, names in trees for name in names}
-    return sorted(sources) == files(site) and all(src.read_bytes() == (site / name).read_bytes()
-                                                 for name, src in sources.items())
+def same_file(a, b):
+    """Whether files a and b hold the same bytes (b may be missing)."""
+    try:
+        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+    except FileNotFoundError:
+        return False
 
 
 def publish(staged, site, editions=None):
     """Publish `staged` to `site`; `editions` ({"de/": staged folder}) puts each language edition's
-    staged site under its prefix (glossary.editions)."""
+    staged site under its prefix (glossary.editions).  The new site is made beside the old one and
+    swapped in whole; a file the old site already holds byte for byte is linked from it rather than
+    copied (site/ is never written in place, so the link stays the published file)."""
     staged, site = Path(staged), Path(site)
     trees = [(staged, "")] + sorted((Path(tree), prefix) for prefix, tree in (editions or {}).items())
-    trees = [(tree, prefix, site_of(tree)) for tree, prefix in trees]
-    if site.is_dir() and same_tree(trees, site):
+    sources = {Path(prefix) / name: tree / name for tree, prefix in trees for name in site_of(tree)}
+    kept = {rel for rel, src in sources.items() if site.is_dir() and same_file(src, site / rel)}
+    if site.is_dir() and len(kept) == len(sources) and sorted(sources) == files(site):
         return False
     fresh = site.with_name(site.name + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
-    for tree, prefix, names in trees:
-        for name in names:
-            (fresh / prefix / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(tree / name, fresh / prefix / name)
+    for rel, src in sources.items():
+        (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if rel not in kept:
+                raise OSError
+            os.link(site / rel, fresh / rel)
+        except OSError:         # changed, or a filesystem without hard links
+            shutil.copyfile(src, fresh / rel)
     for path in sorted(fresh.rglob("*")) + [fresh]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     if site.is_dir():

@@ -31,8 +31,9 @@ jobenv.prepare(workflow.basedir, config["numeric_env"])
 
 
 # Which ready job takes a free core first: the training chain (the build's long
-# pole), then what an entry's page waits for; the rest fits in around them.
-PRIORITY = {"compute": 20, "page_path": 10}
+# pole), then the book's chain (sections, book_tex, book: the longest after an
+# edit), then what an entry's page waits for; the rest fits in around them.
+PRIORITY = {"compute": 20, "book_path": 15, "page_path": 10}
 
 # Everything that makes the numbers differ besides the code: reruns (and cache misses) when it changes.
 PLATFORM = {

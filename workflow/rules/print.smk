@@ -42,6 +42,7 @@ for batch, slugs in BATCHES.items():
             section=plan.each("section", slugs),
         log:
             f"logs/section/{batch}.log",
+        priority: PRIORITY["book_path"]
         params:
             words=PRINT_WORDS,
         message:
@@ -111,6 +112,7 @@ rule book_tex:
         tex="results/print/dictionary.tex",
     log:
         "logs/book_tex/dictionary.log",
+    priority: PRIORITY["book_path"]
     params:
         site_title=DICTIONARY["title"],
         site_url=BASE_URL,
@@ -137,6 +139,7 @@ rule book:
     log:
         job="logs/book/dictionary.log",
         tex="logs/book/dictionary.tex.log",
+    priority: PRIORITY["book_path"]
     params:
         # the contents and the links between terms settle in three passes from nothing; the last
         # build's settled contents start the next, so an edit that moves no page compiles once
