@@ -213,7 +213,7 @@ class Plan:
             loaded.setdefault("fallback", {})
         dictionary.attach_demos(loaded)
         loaded["cited"] = dictionary.check_citations(loaded)
-        loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 48))
+        loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 96))
         return loaded
 
     @cached_property

@@ -122,7 +122,7 @@ def unbounded_metadata_cache():
 def constant_outputs_as_a_set():
     """Look an output without wildcards up in a set, not by trying each output's regular expression.
 
-    Rule.is_producer tries every output (and log) of a rule in turn; a batch rule lists 48 to 192
+    Rule.is_producer tries every output (and log) of a rule in turn; a batch rule lists 96 to 384
     files, and the DAG asks for the producer of every input of every job: 716,275 matches for the
     real dictionary's DAG.  A name without wildcards matches only itself (its expression is the escaped
     name and `$`), so those are a set; outputs with wildcards are tried as before.  Returns True when
