@@ -238,3 +238,18 @@ def test_every_editions_pages_have_no_accessibility_violations(site, scheme):
                     for k, v in audit_all(site / lang, browser, scheme).items()}}
     assert {k: v for k, v in found.items() if v} == {}
     assert {"de/index.html", "de/terms/datapoint.html", "terms/gd.html"} <= set(found)
+
+
+def test_every_term_only_english_has_is_a_target_of_the_german_edition():
+    """What the German edition shares with the English one (the List of Symbols) may name any English
+    term, not only those its own entries name: each one the German edition lacks links to the English
+    page (the real dictionary's \\gls{indicatorfunc} in ListSymbols_English.tex failed its notation page)."""
+    from glossary import dictionary, editions, plan
+    source = plan.Source(FIXTURE / "editions.yaml")
+    several = editions.plan(FIXTURE / "editions.yaml", "en", {"de": {"main": str(FIXTURE / "de/TinyDict_German.tex")}})
+    base = source.read()
+    read, _, _, fallback, _ = dictionary.load_edition(several, "de", base)
+    english = {e["key"] for e in base["entries"].values()}
+    german = {e["key"] for e in read["entries"].values()}
+    assert set(fallback) == english - german and set(read["fallback_keys"]) < set(fallback)
+    assert all(t["slug"].startswith("en:") for t in fallback.values())

@@ -157,11 +157,15 @@ def load_edition(plan, lang, base):
     shown = {k: sorted({e["section"] for e in r["entries"].values()}) for k, r in reads.items()}
     titles = {k: {slug: e["title"] for slug, e in r["entries"].items()} for k, r in reads.items()}
     view = editions.view(lang, plan["editions"], terms, shown, titles)
+    # every term of the base this edition lacks links to the base's page: its entries' references
+    # (fallback_keys), and those of what it shares with the base (the List of Symbols)
     fallback = {}
-    if read.get("fallback_keys"):
+    own_keys = {e["key"] for e in read["entries"].values()}
+    by_key = {e["key"]: e for e in base["entries"].values()}
+    lacking = sorted(set(by_key) - own_keys) if me is not base_spec else []
+    if lacking:
         pages = editions.Pages(view)
-        by_key = {e["key"]: e for e in base["entries"].values()}
-        for key in read["fallback_keys"]:
+        for key in lacking:
             e = by_key[key]
             href = pages.href(base_spec["lang"], f"terms/{e['slug']}", "terms/x.html")
             fallback[key] = {"slug": f"{base_spec['lang']}:{href}", "forms": e["forms"], "title": e["title"]}
