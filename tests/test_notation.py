@@ -1,6 +1,8 @@
 """Text without TeX (glossary.plaintext), the notation and abbreviations pages (glossary.notation):
 the converters on their own, with the pinned pandoc, and the built fixture's two pages audited by
 axe-core in both colour schemes (docs/reading.md)."""
+import re
+
 import pytest
 from conftest import REPO
 from test_a11y import audit, open_page
@@ -106,3 +108,13 @@ def test_the_notation_and_abbreviations_pages_have_no_violations(site, scheme):
                 assert page.locator("main dt").count() >= 2
             finally:
                 context.close()
+
+
+def test_a_link_to_another_editions_term_leads_there_from_the_notation_page():
+    """A piece written for a term page (terms/) shown at the edition's root: its own terms under terms/,
+    another edition's ("../../terms/<slug>.html" from de/terms/) one folder up, not out of the site."""
+    from glossary.notation import from_site_root
+    piece = ('<a href="gd.html" class="xref">GD</a> <a href="../../terms/fl.html" class="xref-other" hreflang="en">'
+             'FL</a> <a href="gd.html#eq-1" class="ref">(1)</a> <a href="https://example.org/" class="xref">x</a>')
+    hrefs = re.findall(r'href="([^"]*)"', from_site_root(piece))
+    assert hrefs == ["terms/gd.html", "../terms/fl.html", "terms/gd.html#eq-1", "https://example.org/"]

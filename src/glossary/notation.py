@@ -11,6 +11,7 @@ definitions; without those the page is not made, and no page links to it.
 
 The abbreviations page lists every term that has a short form: glossaries' `short` form, or a
 name (or first form) "long form (ABC)" whose ABC is the term's text= form or an acronym."""
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -155,7 +156,9 @@ def from_site_root(piece):
     def tag(m):
         if not re.search(r'\bclass="(?:xref|ref)\b', m.group(0)):
             return m.group(0)
-        return re.sub(r'\bhref="(?!#|[a-z]+:|\.\./)', 'href="terms/', m.group(0))
+        # relative to terms/: "<slug>.html", or another edition's "../../terms/<slug>.html"
+        return re.sub(r'\bhref="(?!#|[a-z]+:)([^"]*)"',
+                      lambda h: f'href="{posixpath.normpath(posixpath.join("terms", h.group(1)))}"', m.group(0))
     return re.sub(r"<a\b[^>]*>", tag, piece)
 
 
