@@ -330,3 +330,28 @@ def test_the_real_site_has_no_dead_link(built):
     result = links.check_repo(root / "site", root)
     assert result.dead == [] and result.checked > 100
     assert {Path(f).suffix for f, _ in result.external} == {".html"}
+
+
+def raw_pdf(annotation):
+    """A one-page PDF, written byte by byte, whose page holds the link annotation `annotation`."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Annots [4 0 R] >>", annotation]
+    out, offsets = b"%PDF-1.7\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+@pytest.mark.parametrize("dest, dead", [(b"[3 0 R /Fit]", False), (b"[99 0 R /Fit]", True), (b"[2 0 R /Fit]", True)])
+def test_a_destination_on_no_page_of_the_pdf_is_dead(tmp_path, dest, dead):
+    """An internal link to the PDF's page is alive; one to an object that is no page, or to no object at
+    all (which a PDF reader reads as null), is dead."""
+    from glossary import links
+    pdf = tmp_path / "t.pdf"
+    pdf.write_bytes(raw_pdf(b"<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Dest %s >>" % dest))
+    addresses, broken = links.pdf_links(pdf)
+    assert addresses == [] and broken == ([("#page 1", "the destination's page is not in the PDF")] if dead else [])

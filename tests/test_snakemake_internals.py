@@ -107,18 +107,25 @@ def test_a_moved_persistence_fails_loudly():
 
 def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeypatch, tmp_path):
     from snakemake.persistence.file import FilePersistence
-    monkeypatch.setattr(FilePersistence, "_read_record_cached", FilePersistence._read_record_cached)
+    for name in ("_read_record_cached", "_write_record", "_delete_record"):
+        monkeypatch.setattr(FilePersistence, name, getattr(FilePersistence, name))
     assert FilePersistence._read_record_cached.cache_parameters()["maxsize"] is not None
     assert internals.unbounded_metadata_cache() is True
     assert internals.unbounded_metadata_cache() is False
     read = []
 
-    class StandIn:                  # what _read_record_cached uses of a FilePersistence
+    class StandIn:                  # what FilePersistence's record methods use of it
         _metadata_path = tmp_path
 
         def _io_read(self, path, key):
             read.append(key)
             return {}
+
+        def _io_write(self, path, record, key):
+            pass
+
+        def _io_delete(self, path, key):
+            return True
 
     stand_in = StandIn()
     keys = [f"k{i}" for i in range(500)]
@@ -129,6 +136,14 @@ def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeyp
     FilePersistence._read_record_cached.cache_clear()     # what _clear_cache does after a job
     FilePersistence._read_record_cached(stand_in, "k0")
     assert read[-1] == "k0" and len(read) == 501
+    from snakemake.persistence import MetadataRecord
+
+    # a record written or deleted is read anew
+    FilePersistence._write_record(stand_in, "k1", MetadataRecord())
+    FilePersistence._read_record_cached(stand_in, "k1")
+    FilePersistence._delete_record(stand_in, "k1")
+    FilePersistence._read_record_cached(stand_in, "k1")
+    assert read[-2:] == ["k1", "k1"] and len(read) == 503
 
 
 def test_producers_found_by_set_plan_the_same_jobs(tmp_path):

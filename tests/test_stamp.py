@@ -106,14 +106,28 @@ def test_a_file_as_recorded_by_size_and_time_is_not_read_again(tree):
     assert not stamp.is_fresh(tree)
 
 
-def test_an_edit_within_a_second_of_the_hash_is_read_again(tree):
+def test_an_edit_within_a_second_of_the_hash_is_read_again(tree, monkeypatch):
     """A file modified just before its hash was taken could change again within the same tick of the
     clock: its recorded hash is not trusted."""
-    stamp.record(tree)
+    import types
     path = tree / "site/index.html"
     st = path.stat()
+    monkeypatch.setattr(stamp, "time", types.SimpleNamespace(time_ns=lambda: st.st_mtime_ns + 500_000_000))
+    stamp.record(tree)                                        # half a second after the file's time
     path.write_text("<p>ho</p>\n")                            # the same size, the time put back
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert not stamp.is_fresh(tree)
+
+
+def test_a_file_replaced_by_another_of_the_same_size_and_time_is_read_again(tree):
+    age(tree)
+    stamp.record(tree)
+    path = tree / "entries/e/e.py"
+    st = path.stat()
+    other = path.with_name("e.py.new")
+    other.write_text("x = 2\n")                               # as rsync -t leaves it: renamed over, time kept
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    other.replace(path)
     assert not stamp.is_fresh(tree)
 
 

@@ -485,7 +485,8 @@ def main(argv=None):
             print(note, file=sys.stderr, flush=True)
     try:
         with build_lock() as fd:
-            hashed = stamp.source_hashes(roots, stamp.known_sources())   # before the build starts: an edit made meanwhile is not "built"
+            # hashed before the build starts: an edit made meanwhile is not "built"
+            hashed = stamp.source_hashes(roots, stamp.known_sources())
             site_shown = shown_site()
             for run in runs:
                 if len(runs) > 1:

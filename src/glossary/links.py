@@ -188,7 +188,9 @@ def _links(pdf):
         nonlocal names
         if isinstance(dest, pikepdf.Array):
             target = dest[0] if len(dest) else None
-            if isinstance(target, pikepdf.Dictionary) and target.is_indirect and target.objgen not in pages:
+            # a reference to no object at all reads as null
+            if len(dest) and (target is None or isinstance(target, pikepdf.Dictionary) and target.is_indirect
+                              and target.objgen not in pages):
                 broken.append((f"#{where}", "the destination's page is not in the PDF"))
         elif dest is not None:
             name = str(dest)[1:] if isinstance(dest, pikepdf.Name) else str(dest)

@@ -108,14 +108,33 @@ def unbounded_metadata_cache():
     FilePersistence reads each output's record (.snakemake/metadata/) through an lru_cache of
     Snakemake's default size, 128; the real dictionary's build has 4,435 records, so each was read
     from disk about seven times while the DAG was built (29,856 reads).  The cache is still cleared
-    where Snakemake clears it (_clear_cache, after each job).  Returns True when installed."""
+    where Snakemake clears it (_clear_cache), and also whenever a record is written or deleted, so
+    that no read returns a record older than the file.  Returns True when installed."""
     from snakemake.persistence.file import FilePersistence
-    cached = _attribute(FilePersistence, "_read_record_cached", "snakemake.persistence.file.FilePersistence")
-    _attribute(FilePersistence, "_clear_cache", "snakemake.persistence.file.FilePersistence")
+    where = "snakemake.persistence.file.FilePersistence"
+    cached = _attribute(FilePersistence, "_read_record_cached", where)
+    _attribute(FilePersistence, "_clear_cache", where)
+    write = _attribute(FilePersistence, "_write_record", where)
+    delete = _attribute(FilePersistence, "_delete_record", where)
     read = _attribute(cached, "__wrapped__", "FilePersistence._read_record_cached")
     if cached.cache_parameters()["maxsize"] is None:
         return False
+
+    def written(self, key, record):
+        try:
+            return write(self, key, record)
+        finally:
+            FilePersistence._read_record_cached.cache_clear()
+
+    def deleted(self, key):
+        try:
+            return delete(self, key)
+        finally:
+            FilePersistence._read_record_cached.cache_clear()
+
     FilePersistence._read_record_cached = functools.lru_cache(maxsize=None)(read)
+    FilePersistence._write_record = written
+    FilePersistence._delete_record = deleted
     return True
 
 
@@ -132,17 +151,19 @@ def constant_outputs_as_a_set():
     _attribute(Rule, "products", "snakemake.rules.Rule")
     if getattr(is_producer, "by_set", False):
         return False
-    found = {}
 
     def by_set(self, requested_output):
         products = list(self.products())
-        known = found.get(id(self))
+        # kept on the rule itself: an id() could be another rule's once this one is gone
+        known = self.__dict__.get("_glossary_constant_outputs")
         if known is None or known[0] != len(products):
             constant = {str(p) for p in products if not p.get_wildcard_names()}
-            known = found[id(self)] = (len(products), constant, [p for p in products if p.get_wildcard_names()])
+            known = self.__dict__["_glossary_constant_outputs"] = (len(products), constant,
+                                                                   len(constant) < len(products))
         if str(requested_output) in known[1]:
             return True
-        return any(p.match(requested_output) for p in known[2]) if known[2] else False
+        # a rule with wildcards in its outputs: Snakemake's own answer (and its errors)
+        return is_producer(self, requested_output) if known[2] else False
 
     by_set.by_set = True
     Rule.is_producer = by_set

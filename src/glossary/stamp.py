@@ -2,10 +2,10 @@
 
 After a successful build and publish, record() writes results/.site-stamp.json:
 a digest of every source the build reads (content hashes, sorted by path) and a
-digest of the published site/, with each file's size and modification time.  is_fresh()
-recomputes both, hashing again only the files whose size or time differ (or that
-were modified in the second before their hash was taken: such an edit could keep the
-time recorded), as git's index does: when they match,
+digest of the published site/, with each file's size, inode and modification time.
+is_fresh() recomputes both, hashing again only the files whose size, inode or time
+differ (or that were modified in the second before their hash was taken: such an
+edit could keep the time recorded), as git's index does: when they match,
 site/ is what a build would publish, and Snakemake (seconds just to start and
 to check its DAG) need not run.  Anything else (an edit, a new or removed file,
 a touched-up site/, a missing stamp) says "not fresh", and the build runs as
@@ -48,7 +48,8 @@ def files(root, names):
 
 
 class Hashed(dict):
-    """{path: sha256 of its content}, with what each hash was taken from: `stats` {path: [size, mtime_ns]},
+    """{path: sha256 of its content}, with what each hash was taken from: `stats` {path: [size, mtime_ns,
+    inode]},
     and `taken`, the time (ns) the hashing began."""
 
     def __init__(self, hashed=(), stats=None, taken=0, read=0):
@@ -70,14 +71,16 @@ class Hashed(dict):
 
 
 def hashes(root, names, known=None):
-    """Hashed {path: sha256 of its content} for the files under root/name for each name.  A file whose size
-    and modification time are those `known` gives (an earlier Hashed) keeps its hash, unless it was modified
-    less than a second before that hash was taken."""
+    """Hashed {path: sha256 of its content} for the files under root/name for each name.  A file whose size,
+    modification time and inode are those `known` gives (an earlier Hashed) keeps its hash, unless it was
+    modified less than a second before that hash was taken."""
     found, stats, taken, read = {}, {}, time.time_ns(), 0
     for rel in files(root, names):
         path = Path(root) / rel
         st = path.stat()
-        stats[rel] = [st.st_size, st.st_mtime_ns]
+        # the inode too: a file replaced by another (rsync -t, a rename over it) may keep its time; not the
+        # change time, which publishing's links move on every file of site/
+        stats[rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
         if known is not None and rel in known and known.stats.get(rel) == stats[rel] \
                 and st.st_mtime_ns < known.taken - 1_000_000_000:
             found[rel] = known[rel]
@@ -116,7 +119,7 @@ def source_hashes(roots=".", known=None):
     # The file the build was named (a main .tex or the YAML file beside it): the same folder's
     # files build another site from the other one.
     folder, names = roots[1]
-    found, taken = Hashed({"\0source": f"{folder}/{names[0]}"}, {"\0source": []}, time.time_ns()), []
+    found = Hashed({"\0source": f"{folder}/{names[0]}"}, {"\0source": []}, time.time_ns())
     for folder, names in roots:
         part = hashes(folder, names, None if known is None else Hashed(
             {rel[len(folder) + 1:]: h for rel, h in known.items() if rel.startswith(f"{folder}/")},
