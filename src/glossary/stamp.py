@@ -27,24 +27,31 @@ SITE = "site"
 STAMP = "results/.site-stamp.json"
 
 
+LEFT_OUT = {"__pycache__", ".git"}     # caches of Python, git's records
+
+
 def walk(folder):
-    """The files under `folder`, but those of a build's folder below it (one holding plan.LOCK: the
-    `glossary` command's _build/ inside the dictionary's folder), which are the build's, not its sources."""
+    """The files under `folder` as paths joined to it, but those of a build's folder below it (one
+    holding plan.LOCK: the `glossary` command's _build/ inside the dictionary's folder), which are the
+    build's, not its sources, and LEFT_OUT.  Strings, not pathlib: a no-op walks every file of site/."""
     for top, folders, names in os.walk(folder):
-        folders[:] = [f for f in folders if not (Path(top) / f / LOCK).is_file()]
-        yield from (Path(top) / name for name in names)
+        folders[:] = [f for f in folders if f not in LEFT_OUT and not os.path.isfile(os.path.join(top, f, LOCK))]
+        yield from (os.path.join(top, name) for name in names if name not in LEFT_OUT)
 
 
 def files(root, names):
-    """The files under root/name for each name, relative, sorted; caches of Python and git's
+    """The files under root/name for each name, relative (with /), sorted; caches of Python and git's
     records, and builds' folders, left out."""
-    root = Path(root)
+    root = os.fspath(root)
     found = []
     for name in names:
-        path = root / name
-        candidates = [path] if path.is_file() else walk(path)
-        found += [p for p in candidates if p.is_file() and not {"__pycache__", ".git"} & set(p.parts)]
-    return sorted(p.relative_to(root).as_posix() for p in found)
+        path = os.path.join(root, name)
+        if os.path.isfile(path):
+            if not LEFT_OUT & set(Path(name).parts):
+                found.append(Path(name).as_posix())
+            continue
+        found += [os.path.relpath(p, root).replace(os.sep, "/") for p in walk(path) if os.path.isfile(p)]
+    return sorted(found)
 
 
 class Hashed(dict):
@@ -76,8 +83,8 @@ def hashes(root, names, known=None):
     modified less than a second before that hash was taken."""
     found, stats, taken, read = {}, {}, time.time_ns(), 0
     for rel in files(root, names):
-        path = Path(root) / rel
-        st = path.stat()
+        path = os.path.join(root, rel)
+        st = os.stat(path)
         # the inode too: a file replaced by another (rsync -t, a rename over it) may keep its time; not the
         # change time, which publishing's links move on every file of site/
         stats[rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
@@ -85,7 +92,8 @@ def hashes(root, names, known=None):
                 and st.st_mtime_ns < known.taken - 1_000_000_000:
             found[rel] = known[rel]
         else:
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+            with open(path, "rb") as f:
+                found[rel] = hashlib.file_digest(f, "sha256").hexdigest()
             read += 1
     return Hashed(found, stats, taken, read)
 
