@@ -56,8 +56,7 @@ def files(root, names):
 
 class Hashed(dict):
     """{path: sha256 of its content}, with what each hash was taken from: `stats` {path: [size, mtime_ns,
-    inode]},
-    and `taken`, the time (ns) the hashing began."""
+    inode]}, and `taken`, the time (ns) the hashing began."""
 
     def __init__(self, hashed=(), stats=None, taken=0, read=0):
         super().__init__(hashed)
