@@ -138,12 +138,13 @@ def publish(staged, site, editions=None):
     shutil.rmtree(fresh, ignore_errors=True)
     for rel, src in sources.items():
         (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            if rel not in kept:
-                raise OSError
-            os.link(site / rel, fresh / rel)
-        except OSError:         # changed, or a filesystem without hard links
-            shutil.copyfile(src, fresh / rel)
+        if rel in kept:
+            try:
+                os.link(site / rel, fresh / rel)
+                continue
+            except OSError:     # a filesystem without hard links
+                pass
+        shutil.copyfile(src, fresh / rel)
     for path in sorted(fresh.rglob("*")) + [fresh]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     if site.is_dir():
