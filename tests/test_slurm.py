@@ -1,14 +1,12 @@
 """The same workflow on a real single-node Slurm on localhost (snakemake-executor-plugin-slurm,
 profiles/slurm): the site it builds is byte-identical to the local build's, for this repository's
-entries and for a LaTeX dictionary (`make slurm SOURCE=... OUT=...`)."""
+entries (the fixture dictionary's build: test_slurm_dictionary.py)."""
 import os
-import re
 import subprocess
 import sys
 
 import pytest
 from conftest import BIN, REPO, copy_repo, tree_bytes
-from test_dictionary_build import build, built_ok, copy_fixture
 
 sys.path.insert(0, str(REPO / "scripts"))
 import slurm_cluster  # noqa: E402
@@ -47,38 +45,5 @@ def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
     assert "(Rule: train)" in "".join(slurm_logs(work).values())
     assert "[B-train]" in (work / "logs/train/attention.log").read_text()
     local, through_slurm = tree_bytes(built[0] / "site"), tree_bytes(work / "site")
-    assert sorted(through_slurm) == sorted(local)
-    assert [name for name in local if local[name] != through_slurm[name]] == []
-
-
-def test_dictionary_built_through_slurm_is_byte_identical(tmp_path):
-    """`make slurm SOURCE=... OUT=...` on the fixture dictionary (without its demos, as the
-    dictionary's own tests build it): each batch of each stage a Slurm job, the site the same
-    bytes as `make site SOURCE=... OUT=...` gives."""
-    source = copy_fixture(tmp_path / "dictionary")
-    built_ok(build(source, tmp_path / "local"))
-    out = tmp_path / "slurm-out"
-    with slurm_cluster.cluster(tmp_path / "slurm") as env:
-        # make's setup prerequisites left out (-o): they would reinstall the venv the tests run in
-        skip = ["-o", "setup", "-o", os.path.relpath(SLURM_LIB / ".installed", REPO)]
-        run = subprocess.run(["make", "--no-print-directory", *skip, "slurm", f"PY={BIN / 'python'}",
-                              f"SOURCE={source}", f"OUT={out}", "ARGS=--slurm-keep-successful-logs"], cwd=REPO,
-                             env=slurm_environ(env, REPO / "src"), capture_output=True, text=True, timeout=1800)
-        output = run.stdout + run.stderr
-        assert run.returncode == 0, output[-4000:]
-    assert "site published" in output
-    # the build ran in OUT, and its Slurm jobs too
-    assert (out / "results/catalog.json").is_file() and (out / "logs").is_dir()
-    jobs = slurm_logs(out)
-    batches = {}
-    for name in jobs:
-        m = re.fullmatch(r"rule_(prose|page|print|pictures)_(b\d+)", name)
-        if m:
-            batches.setdefault(m.group(2), set()).add(m.group(1))
-    assert batches and all({"prose", "page", "print"} <= stages for stages in batches.values()), sorted(jobs)
-    for batch, stages in batches.items():
-        for stage in stages:
-            assert f"(Rule: {stage}_{batch})" in jobs[f"rule_{stage}_{batch}"]
-    local, through_slurm = tree_bytes(tmp_path / "local/site"), tree_bytes(out / "site")
     assert sorted(through_slurm) == sorted(local)
     assert [name for name in local if local[name] != through_slurm[name]] == []
