@@ -170,3 +170,30 @@ def test_producers_found_by_set_plan_the_same_jobs(tmp_path):
         assert run.returncode == 0, run.stderr
         plans.append(sorted(set(re.findall(r"^(all|batch|each) +(\d+)$", run.stdout + run.stderr, re.M))))
     assert plans[0] == plans[1] == [("all", "1"), ("batch", "1"), ("each", "2")]
+
+
+def test_a_remote_executors_interval_stays_at_most_the_setting(monkeypatch):
+    """What the Slurm plugin does after each status check (sets its next interval, 10 s longer when
+    no job ended), on a stand-in executor of Snakemake's RemoteExecutor class."""
+    from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
+    monkeypatch.setattr(RemoteExecutor, "next_seconds_between_status_checks",
+                        RemoteExecutor.next_seconds_between_status_checks)
+    settings = types.SimpleNamespace(seconds_between_status_checks=3)
+    unused = dict.fromkeys(("run_job", "check_active_jobs", "cancel_jobs"), lambda *args: None)
+    executor = object.__new__(type("StandIn", (RemoteExecutor,), unused))   # no __init__: no workflow
+    executor.workflow = types.SimpleNamespace(remote_execution_settings=settings)
+    executor._next_seconds_between_status_checks = None
+    executor.next_seconds_between_status_checks = 41
+    assert executor.next_seconds_between_status_checks == 41          # the plugin's own, unpatched
+    assert internals.status_checks_at_most_the_setting() is True
+    assert internals.status_checks_at_most_the_setting() is False
+    for plugin_sets, waits in ((1, 1), (11, 3), (41, 3), (None, 3)):    # None: Snakemake's setting
+        executor.next_seconds_between_status_checks = plugin_sets
+        assert executor.next_seconds_between_status_checks == waits
+
+
+def test_a_moved_status_interval_fails_loudly(monkeypatch):
+    from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
+    monkeypatch.setattr(RemoteExecutor, "next_seconds_between_status_checks", property(lambda self: 10))
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="next_seconds_between_status_checks"):
+        internals.status_checks_at_most_the_setting()

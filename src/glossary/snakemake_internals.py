@@ -168,3 +168,30 @@ def constant_outputs_as_a_set():
     by_set.by_set = True
     Rule.is_producer = by_set
     return True
+
+
+def status_checks_at_most_the_setting():
+    """Let a remote executor wait at most --seconds-between-status-checks between status checks.
+
+    The Slurm plugin sets its own next interval after each check: back to its initial one when a
+    job ended, else 10 s longer, up to 180 s, whatever Snakemake's setting says.  A job that ends
+    while the interval has grown waits that long to be seen, and its dependants with it: on the
+    throwaway localhost cluster most of a build was such waiting.  The plugin's intervals are kept
+    below the setting (Snakemake's default 10 s; profiles/slurm names it).  Returns True when
+    installed."""
+    from snakemake_interface_executor_plugins.executors.remote import RemoteExecutor
+    where = "snakemake_interface_executor_plugins.executors.remote.RemoteExecutor"
+    interval = _attribute(RemoteExecutor, "next_seconds_between_status_checks", where)
+    if not isinstance(interval, property) or interval.fset is None:
+        raise SnakemakeInternalsChanged(f"{where}.next_seconds_between_status_checks is no settable property "
+                                        "any more: glossary.snakemake_internals needs updating")
+    if getattr(interval.fset, "at_most_the_setting", False):
+        return False
+
+    def capped(self, value):
+        most = self.workflow.remote_execution_settings.seconds_between_status_checks
+        interval.fset(self, value if value is None or most is None else min(value, most))
+
+    capped.at_most_the_setting = True
+    RemoteExecutor.next_seconds_between_status_checks = property(interval.fget, capped)
+    return True
