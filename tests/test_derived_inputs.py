@@ -41,6 +41,44 @@ def test_lazy_and_indirect_imports_are_found(tmp_path):
         [f"{src.as_posix()}/{m}.py" for m in ("__init__", "a", "b", "c")]
 
 
+def test_a_kept_files_imports_are_not_parsed_again_until_its_bytes_change(tmp_path, monkeypatch):
+    """keep_in, as the workflow's parse uses it: what each module imports is kept by its bytes; a
+    later process parses only what changed, and finds the same closure."""
+    src = tmp_path / "src/glossary"
+    src.mkdir(parents=True)
+    (src / "__init__.py").write_text("")
+    (src / "a.py").write_text("from glossary import b\n")
+    (src / "b.py").write_text("import os\n")
+    script = tmp_path / "s.py"
+    script.write_text("from glossary import a\n")
+    kept = tmp_path / "results/cache/imports.json"
+
+    def fresh_process():
+        monkeypatch.setattr(imports, "_KEPT", {"path": None, "found": {}})
+        for cached in (imports.imported, imports.closure, imports._module_file):
+            cached.cache_clear()
+        imports.keep_in(kept)
+
+    fresh_process()
+    first = imports.closure(str(script), str(tmp_path / "src"))
+    assert [p.rsplit("/", 1)[1] for p in first] == ["__init__.py", "a.py", "b.py"] and kept.is_file()
+    parsed = []
+    parse = imports.ast.parse
+
+    def counted(*args, **kwargs):
+        parsed.append(kwargs.get("filename"))
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(imports.ast, "parse", counted)
+    fresh_process()
+    assert imports.closure(str(script), str(tmp_path / "src")) == first and parsed == []
+    (src / "b.py").write_text("from glossary import c\n")
+    (src / "c.py").write_text("C = 1\n")     # not empty: the bytes of __init__.py are kept already
+    fresh_process()
+    assert imports.closure(str(script), str(tmp_path / "src")) == first + [f"{src.as_posix()}/c.py"]
+    assert sorted(parsed) == [str(src / "b.py"), str(src / "c.py")]
+
+
 @pytest.mark.slow
 def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path):
     """scripts/publish_demo.py imports glossary.notebook, which imports glossary.numeric: a change

@@ -4,17 +4,52 @@ A rule's library inputs are derived from its script's imports, so that editing a
 job imports, however indirectly, reruns that job: nothing is kept by hand.
 """
 import ast
+import hashlib
+import json
+import os
 from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = "glossary"
+# What each file imports, by the sha256 of its bytes, kept between processes (keep_in).
+_KEPT = {"path": None, "found": {}}
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def keep_in(path):
+    """Keep what each file imports in the JSON file `path`, under the sha256 of the file's bytes and of
+    this module, so that a build's parse of the workflow parses only the modules that changed: parsing
+    the package's 90-odd modules was most of the parse."""
+    path = Path(path)
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = {}
+    _KEPT.update(path=path, found=kept.get("found", {}) if kept.get("code") == _CODE else {})
+
+
+def _keep(key, names):
+    _KEPT["found"][key] = sorted(names)
+    path = _KEPT["path"]
+    if path is None:
+        return
+    # whole or not at all: a preview's parse may read it while a build writes it
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps({"code": _CODE, "found": _KEPT["found"]}, sort_keys=True), encoding="utf-8")
+    os.replace(partial, path)
 
 
 @lru_cache(maxsize=None)
 def imported(path):
     """Names of the modules one file imports, anywhere in it (lazy imports in functions too); each file
-    is parsed once per process, however many scripts' closures hold it."""
-    tree = ast.parse(Path(path).read_text(encoding="utf-8"), filename=str(path))
+    is parsed once per process, however many scripts' closures hold it, and not at all when keep_in's
+    file knows its bytes."""
+    data = Path(path).read_bytes()
+    key = hashlib.sha256(data).hexdigest()
+    if key in _KEPT["found"]:
+        return set(_KEPT["found"][key])
+    tree = ast.parse(data, filename=str(path))
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -23,9 +58,11 @@ def imported(path):
             names.add(node.module)
             # `from glossary import pages` names the module glossary.pages
             names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    _keep(key, names)
     return names
 
 
+@lru_cache(maxsize=None)
 def _module_file(name, src):
     parts = name.split(".")
     if parts[0] != PACKAGE:

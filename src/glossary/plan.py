@@ -269,9 +269,11 @@ class Plan:
     def repo_file(self, path):
         """One of this repository's own files (a template, the lock file) as the rules name it: relative
         when the build runs in the repository, absolute when it builds in another folder (OUT=)."""
-        if Path.cwd().resolve() == self.repo.resolve():
-            return path
-        return str(self.repo / path)
+        return path if self._in_repo else str(self.repo / path)
+
+    @cached_property
+    def _in_repo(self):
+        return Path.cwd().resolve() == self.repo.resolve()
 
     def lib(self, script):
         """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an

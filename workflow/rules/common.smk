@@ -7,7 +7,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import dictionary, editions, jobenv, latex, plan, reading, snakemake_internals, typeset
+from glossary import dictionary, editions, imports, jobenv, latex, plan, reading, snakemake_internals, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
@@ -88,6 +88,8 @@ wildcard_constraints:
 
 
 repo = PLAN.repo_file
+# each rule's library inputs (lib), parsing only the modules that changed since the last parse
+imports.keep_in("results/cache/imports.json")
 lib = PLAN.lib
 
 
