@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+import yaml
 from conftest import BIN, REPO, copy_repo, tree_bytes
 from pypdf.generic import NameObject, TextStringObject
 
@@ -118,6 +119,39 @@ def test_same_page_anchor_after_the_prose(repo):
     assert dead_lines(repo) == [
         "terms/beta.html: dead link '../index.html#term': no id 'term' in index.html "
         "(written by templates/entry.html.j2)"]
+
+
+def test_a_kept_check_visits_only_the_files_that_changed(repo, tmp_path, monkeypatch):
+    """With a cache (rule links keeps one), a file whose bytes and whose targets are as in the last
+    check is not visited again, and the result is the same as a check from nothing; a target that
+    loses an id, or a dead link, is found as from nothing."""
+    site, cache = repo / "results/site", tmp_path / "links.json"
+    config = yaml.safe_load((repo / "config.yaml").read_text())
+
+    def check():
+        resolved.clear()
+        result = links.check(site, config["site_url"], None, [], root=repo, cache=cache)
+        return result, {file for _, file, _ in resolved}
+
+    resolved, resolve = [], links.resolve
+    monkeypatch.setattr(links, "resolve", lambda address, here, site_url="": resolved.append((address, here, site_url))
+                        or resolve(address, here, site_url))
+    first, visited = check()
+    assert first.dead == [] and "terms/alpha.html" in visited and "index.html" in visited
+    again, visited = check()
+    # the text files are always read again (three small ones); the pages and PDFs were not visited
+    assert visited == {"terms.json", "sitemap.xml", "llms.txt"}
+    assert (again.report(), again.files) == (first.report(), first.files)
+    beta = site / "terms/beta.html"
+    beta.write_text(beta.read_text().replace("after the inner div", "after the div"))      # its ids stay
+    _, visited = check()
+    assert visited - {"terms.json", "sitemap.xml", "llms.txt"} == {"terms/beta.html"}
+    beta.write_text(beta.read_text().replace('id="top"', 'id="head"'))         # alpha links to beta#top
+    result, visited = check()
+    assert {"terms/alpha.html", "index.html"} <= visited
+    assert sorted((d.file, d.address) for d in result.dead) == [
+        ("llms.txt", f"{config['site_url']}terms/beta.html#top"), ("terms/alpha.html", "beta.html#top")]
+    assert [d.line() for d in check()[0].dead] == [d.line() for d in result.dead]      # told again
 
 
 def test_dead_link_outside_the_prose_names_the_template_by_its_pattern(repo):

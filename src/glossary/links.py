@@ -331,6 +331,11 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
             ids[name], html_links[name] = read(site / name, read_html)
     sources = Sources(entries, templates, root)
     result = Result()
+    # What each link is checked against; a file with the same bytes, checked against the same, has the
+    # same outcome, so an edit's check visits only the files it changed.
+    leaving = []        # the addresses of the file visited that leave the site
+    read.against([sorted(present), sorted((name, sorted(found)) for name, found in ids.items()),
+                  sorted(outside), site_url, prefix])
 
     def visit(file, address, in_prose=False, target_check=True):
         kind, value = resolve(address, file, site_url)
@@ -344,6 +349,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
             return
         if kind == "external":
             result.external.add((file, value))
+            leaving.append(value)
             return
         result.checked += 1
         if kind == "dead":
@@ -361,22 +367,32 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
         result.dead.append(Dead(file, address, reason, sources.of(file, address, in_prose)))
 
     for name in names:
+        if name.endswith(".pdf"):
+            addresses, broken = read(site / name, pdf_links)
+        if name not in html_links and name not in TEXT_FILES and not name.endswith(".pdf"):
+            continue
+        result.files += 1
+        kept = read.outcome(name, site / name)
+        if kept is not None:
+            result.checked += kept[0]
+            result.external.update((name, address) for address in kept[1])
+            continue
+        checked, dead = result.checked, len(result.dead)
+        leaving.clear()
         if name in html_links:
-            result.files += 1
             for address, in_prose in html_links[name]:
                 visit(name, address, in_prose)
         elif name in TEXT_FILES:
-            result.files += 1
             for address in text_addresses(name, (site / name).read_text(encoding="utf-8")):
                 visit(name, address)
-        elif name.endswith(".pdf"):
-            result.files += 1
-            addresses, broken = read(site / name, pdf_links)
+        else:
             for address in addresses:
                 visit(name, address)
             for address, reason in broken:
                 result.checked += 1
                 result.dead.append(Dead(name, address, reason, sources.of(name, address)))
+        if len(result.dead) == dead and name not in TEXT_FILES:      # a dead link is told every time
+            read.keep_outcome(name, site / name, result.checked - checked, sorted(set(leaving)))
     read.save()
     return result
 
@@ -391,11 +407,35 @@ class Reads:
     def __init__(self, cache):
         self.path = Path(cache) if cache else None
         kept = json.loads(self.path.read_text(encoding="utf-8")) if self.path and self.path.is_file() else {}
-        self.kept = kept.get("found", {}) if kept.get("code") == self.CODE else {}
-        self.found = {}
+        if kept.get("code") != self.CODE:
+            kept = {}
+        self.kept, self.found, self.keys = kept.get("found", {}), {}, {}
+        self.kept_outcomes, self.outcomes = kept.get("outcomes", {}), {}
+        self.context = None
+
+    def against(self, targets):
+        """What the links are checked against (the site's files, their ids ...): the outcomes kept under
+        another are forgotten."""
+        self.context = hashlib.sha256(json.dumps(targets).encode()).hexdigest()
+        if self.kept_outcomes.get("context") != self.context:
+            self.kept_outcomes = {}
+
+    def outcome(self, name, path):
+        """(internal links checked, external addresses) of the site's file `name` (at `path`) when a check
+        of the same bytes there against the same found no dead link; else None."""
+        key = f"{name} {self.keys[str(path)]}" if str(path) in self.keys else None
+        kept = self.kept_outcomes.get("files", {}).get(key) if key else None
+        if kept is not None:
+            self.outcomes[key] = kept
+        return kept
+
+    def keep_outcome(self, name, path, checked, external):
+        if str(path) in self.keys:
+            self.outcomes[f"{name} {self.keys[str(path)]}"] = [checked, external]
 
     def __call__(self, path, reader):
         key = f"{reader.__name__}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
+        self.keys[str(path)] = key
         if key not in self.kept:
             one, two = reader(path)
             self.kept[key] = [sorted(one) if reader is read_html else one, two]
@@ -407,7 +447,9 @@ class Reads:
         """Keep what this check found (only: a file no longer in the site is dropped)."""
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"code": self.CODE, "found": self.found}), encoding="utf-8")
+            outcomes = {"context": self.context, "files": self.outcomes}
+            self.path.write_text(json.dumps({"code": self.CODE, "found": self.found, "outcomes": outcomes}),
+                                 encoding="utf-8")
 
 
 def timed(site, **kwargs):
