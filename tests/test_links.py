@@ -154,6 +154,22 @@ def test_a_kept_check_visits_only_the_files_that_changed(repo, tmp_path, monkeyp
     assert [d.line() for d in check()[0].dead] == [d.line() for d in result.dead]      # told again
 
 
+def test_a_file_checked_beside_the_pages_needs_only_their_names(repo):
+    """The book's job checks the book's links alone (only=), before the pages exist: a page named by
+    the plan is there, one it does not name is dead, and a fragment of a page cannot be checked."""
+    site = repo / "results/site"
+    (site / "terms/alpha.html").unlink()                       # not built yet
+    planned = ["index.html", "style.css", "terms/alpha.html", "terms/beta.html"]
+    result = links.check(site, SITE_URL, files=planned, only=["index.html"])
+    assert result.dead == [] and result.files == 1
+    (site / "index.html").write_text(page('<a href="terms/alpha.html#top">A</a><a href="terms/gamma.html">G</a>'
+                                          '<a href="#terms">T</a><h2 id="terms">T</h2>', root=""))
+    dead = links.check(site, SITE_URL, files=planned, only=["index.html"]).dead
+    assert [(d.address, d.reason.split(":")[0]) for d in dead] == [
+        ("terms/alpha.html#top", "checked beside the pages, which it cannot read"),
+        ("terms/gamma.html", "no file terms/gamma.html in the site")]
+
+
 def test_dead_link_outside_the_prose_names_the_template_by_its_pattern(repo):
     for name in ("terms/alpha.html", "terms/beta.html"):
         page_ = repo / "results/site" / name

@@ -64,6 +64,13 @@ class Result:
     def __init__(self):
         self.files, self.checked, self.dead, self.external = 0, 0, [], set()
 
+    def told(self, where="the site"):
+        """The lines of a failed check for its job's log: every dead link, then one line with the first,
+        the line a build that tells several failed jobs in a line each shows."""
+        return [f"links: {len(self.dead)} dead of {self.checked} internal links in {where}:",
+                *(dead.line() for dead in self.dead),
+                f"{len(self.dead)} dead link{'s' if len(self.dead) != 1 else ''}, the first: {self.dead[0].line()}"]
+
     def report(self):
         """The rule's report: what was checked, and every address that leaves the site."""
         head = (f"links: {self.checked} internal links in {self.files} files, {len(self.dead)} dead; "
@@ -271,6 +278,10 @@ class Sources:
         entry = self.entry_of(file)
         if entry and (in_prose or (not file.endswith(".html") and self._entry_has(entry, address))):
             return entry
+        if not entry and file.endswith(".pdf"):     # the book: the first entry whose source has the link
+            entry = next((e for e in self.entries.values() if self._entry_has(e, address)), None)
+            if entry:
+                return entry
         if file.endswith((".html", ".pdf")):
             template = self.template_of(address)
             if template:
@@ -313,12 +324,14 @@ def resolve(address, here, site_url=""):
 
 
 def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=(),
-          cache=None):
+          cache=None, only=None):
     """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
     and `templates` name the sources, relative to the repository `root`.  A language edition's
     folder sits at `prefix` ("de/") in the whole site: a link to `outside`, the whole-site paths of
     the pages that the other editions publish (glossary.editions), is not dead.  `cache`: a file that keeps
-    what each file holds from one check to the next (Reads)."""
+    what each file holds from one check to the next (Reads).  `only`: the files whose links are checked,
+    of all the site's `files` (which need not all be there yet: the pages' ids are then unknown, and a
+    link to a page's fragment is dead); None, every file."""
     outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
@@ -326,7 +339,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
     folders = {posixpath.dirname(n) for n in names}
     read = Reads(cache)
     ids, html_links = {}, {}
-    for name in names:
+    for name in names if only is None else only:
         if name.endswith(".html"):
             ids[name], html_links[name] = read(site / name, read_html)
     sources = Sources(entries, templates, root)
@@ -360,13 +373,15 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
                 target = posixpath.join(target, "index.html") if target else "index.html"
             if target not in present:
                 reason = f"no file {target or '.'} in the site"
+            elif fragment and only is not None and target.endswith(".html") and target not in ids:
+                reason = "checked beside the pages, which it cannot read: link to the page, without a fragment"
             elif fragment and target in ids and fragment not in ids[target]:
                 reason = f"no id {fragment!r} in {target}"
             else:
                 return
         result.dead.append(Dead(file, address, reason, sources.of(file, address, in_prose)))
 
-    for name in names:
+    for name in names if only is None else only:
         if name.endswith(".pdf"):
             addresses, broken = read(site / name, pdf_links)
         if name not in html_links and name not in TEXT_FILES and not name.endswith(".pdf"):

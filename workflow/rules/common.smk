@@ -1,6 +1,7 @@
 # Shared by every stage: the build's plan (glossary.plan: the dictionary, checked before any job
 # runs, every results/ path, each job's inputs and params), the environment of the jobs, and the
 # input functions of the rules (the rule files hold rules only).
+import os
 import platform
 import sys
 from importlib.metadata import version
@@ -88,6 +89,16 @@ wildcard_constraints:
 
 
 repo = PLAN.repo_file
+
+# The staged book: the book's job checks its own links (rule book), so that the site's check (rule
+# links) need not wait for it.
+BOOK = f"{plan.STAGED}/dictionary.pdf"
+# What every link is checked against (glossary.links.check): the site's address, a language edition's
+# folder in the whole site, the other editions' pages (and, in make serve's draft, the preview's pages
+# of the terms left out); and the entries' sources, which a dead link names.
+LINK_TARGETS = dict(site_url=config.get("site_url", ""), prefix=EDITION["prefix"],
+                    outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
+                    entries={slug: e["path"] for slug, e in ENTRIES.items()})
 # each rule's library inputs (lib), parsing only the modules that changed since the last parse
 imports.keep_in("results/cache/imports.json")
 lib = PLAN.lib

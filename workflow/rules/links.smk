@@ -4,7 +4,8 @@
 
 rule links:
     input:
-        site=PLAN.site_files(),
+        # all but the book, which checks its own links (rule book): this check runs beside it
+        site=[f for f in PLAN.site_files() if f != BOOK],
         entries=[e["path"] for e in ENTRIES.values()],
         templates=[
             repo("templates/base.html.j2"),
@@ -17,12 +18,9 @@ rule links:
     log:
         "logs/links/links.log",
     params:
-        site_url=config.get("site_url", ""),
-        entries={slug: e["path"] for slug, e in ENTRIES.items()},
-        # a language edition: where its folder is in the whole site, and the other editions' pages
-        prefix=EDITION["prefix"],
-        # and, in make serve's draft, the preview's pages of the terms left out
-        outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
+        targets=LINK_TARGETS,
+        # there, not read here
+        book=os.path.relpath(BOOK, plan.STAGED),
         # what each page and PDF holds, by its bytes: an edit's check parses only what changed
         cache="results/cache/links.json",
     message:

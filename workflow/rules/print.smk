@@ -133,9 +133,11 @@ rule book:
         notation=repo("templates/notation.sty"),
         figures=PLAN.book_figures(),
         pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
+        # what a dead link of the book's names (its check, below)
+        entries=sorted({e["path"] for e in ENTRIES.values()}),
         lib=lib("entry_pdf"),
     output:
-        pdf="results/site/dictionary.pdf",
+        pdf=BOOK,
     log:
         job="logs/book/dictionary.log",
         tex="logs/book/dictionary.tex.log",
@@ -147,6 +149,8 @@ rule book:
         settled="results/cache/book",
         # what the book includes (figures, pictures), linked into its TeX run's folder (glossary.latex)
         site_terms=lambda w, output: str(Path(output.pdf).parent / "terms"),
+        # its links, checked here, against the site's files as the plan names them
+        links=dict(LINK_TARGETS, files=[os.path.relpath(f, plan.STAGED) for f in PLAN.site_files()]),
     message:
         "the book, dictionary.pdf"
     script:
