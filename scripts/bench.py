@@ -255,7 +255,7 @@ def preview_rows(part, root, slug):
 
 def print_rows(part, root, cores):
     """The clean build with the print edition.  Without it, the build was `--omit-from print_format
-    book_tex`; since the catalog is a checkpoint, Snakemake 9.27 leaves out every job after it under
+    book`; since the catalog is a checkpoint, Snakemake 9.27 leaves out every job after it under
     --omit-from too (the index, the pages), so that row is reported as skipped, with the reason."""
     clean(root)
     seconds, jobs = site(root, 2)

@@ -1,12 +1,13 @@
-"""Rule book_tex: the book's LaTeX: its front matter, every entry's section in the book's order, one
-bibliography."""
+"""Rule book: the book's LaTeX (its front matter, every entry's section in the book's order, one
+bibliography), compiled into its PDF with the entries' notation package and the figure PDFs already
+built; then its links checked (glossary.links), so that the site's check need not wait for the book."""
 import sys
 from pathlib import Path
 
-from glossary import jsonio, typeset
+from glossary import jsonio, links, typeset
 
-sys.stderr = open(snakemake.log[0], "w")
-params, inp = snakemake.params, snakemake.input
+sys.stderr = open(snakemake.log["job"], "w")
+params, inp, out = snakemake.params, snakemake.input, snakemake.output
 sections = iter(inp["sections"])
 
 
@@ -28,4 +29,15 @@ formatted = typeset.cited_records(list(inp["references"]), Path(inp["symbols"][0
 document = typeset.book_document(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
                                  demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
                                  words_=params["words"])
-Path(snakemake.output["tex"]).write_text(document, encoding="utf-8")
+Path(out["tex"]).write_text(document, encoding="utf-8")
+
+pdf = Path(out["pdf"])
+typeset.compile_document(out["tex"], pdf, snakemake.log["tex"], [Path(inp["notation"]).parent], params["passes"],
+                         params["site_terms"], settled=params["settled"])
+check = params["links"]
+result = links.check(pdf.parent, check["site_url"], check["entries"], files=check["files"], prefix=check["prefix"],
+                     outside=check["outside"], only=[pdf.name])
+if result.dead:
+    print("\n".join(result.told("the book")), file=sys.stderr)
+    sys.exit(1)
+print(result.report().splitlines()[0], file=sys.stderr)

@@ -251,7 +251,7 @@ def test_list_of_symbols_in_the_built_book(work, model):
 
 
 def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
-    """typeset.book_document with the List of Symbols (what rule book_tex gives it once the model names the
+    """typeset.book_document with the List of Symbols (what rule book gives it once the model names the
     file): its \\gls calls link to the entries, its citations take the book's first numbers, its
     macros (\\featurevec, \\DeclareMathOperator{\\trace}) are the dictionary's."""
     root, _, out = work

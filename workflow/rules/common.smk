@@ -32,7 +32,7 @@ jobenv.prepare(workflow.basedir, config["numeric_env"])
 
 
 # Which ready job takes a free core first: the training chain (the build's long
-# pole), then the book's chain (sections, book_tex, book: the longest after an
+# pole), then the book's chain (sections, then the book: the longest after an
 # edit), then what an entry's page waits for; the rest fits in around them.
 PRIORITY = {"compute": 20, "book_path": 15, "page_path": 10}
 
@@ -96,9 +96,12 @@ BOOK = f"{plan.STAGED}/dictionary.pdf"
 # What every link is checked against (glossary.links.check): the site's address, a language edition's
 # folder in the whole site, the other editions' pages (and, in make serve's draft, the preview's pages
 # of the terms left out); and the entries' sources, which a dead link names.
-LINK_TARGETS = dict(site_url=config.get("site_url", ""), prefix=EDITION["prefix"],
-                    outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
-                    entries={slug: e["path"] for slug, e in ENTRIES.items()})
+LINK_TARGETS = dict(
+    site_url=config.get("site_url", ""),
+    prefix=EDITION["prefix"],
+    outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
+    entries={slug: e["path"] for slug, e in ENTRIES.items()},
+)
 # each rule's library inputs (lib), parsing only the modules that changed since the last parse
 imports.keep_in("results/cache/imports.json")
 lib = PLAN.lib

@@ -96,7 +96,7 @@ BOOK_FRONT = {
 SYMBOLS = typeset.symbols_path(DICTIONARY)
 
 
-rule book_tex:
+rule book:
     input:
         sections=PLAN.book_sections(),
         template=repo("templates/print/book.tex.j2"),
@@ -107,11 +107,19 @@ rule book_tex:
         macros=DICTIONARY["macro_files"] if SYMBOLS else [],
         bib=[DICTIONARY["bibliography"]] if SYMBOLS and DICTIONARY["bibliography"] else [],
         csl=repo("templates/csl/ieee.csl"),
+        notation=repo("templates/notation.sty"),
+        figures=PLAN.book_figures(),
+        pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
+        # what a dead link of the book's names (its check, below)
+        entries=sorted({e["path"] for e in ENTRIES.values()}),
         lib=lib("book"),
     output:
+        # its LaTeX, and the PDF: one job, so an edit waits for one job's start, not two
         tex="results/print/dictionary.tex",
+        pdf=BOOK,
     log:
-        "logs/book_tex/dictionary.log",
+        job="logs/book/dictionary.log",
+        tex="logs/book/dictionary.tex.log",
     priority: PRIORITY["book_path"]
     params:
         site_title=DICTIONARY["title"],
@@ -121,28 +129,6 @@ rule book_tex:
         babel=BABEL,
         front=BOOK_FRONT,
         words=PRINT_WORDS,
-    message:
-        "the book's LaTeX"
-    script:
-        "../../scripts/book.py"
-
-
-rule book:
-    input:
-        tex="results/print/dictionary.tex",
-        notation=repo("templates/notation.sty"),
-        figures=PLAN.book_figures(),
-        pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
-        # what a dead link of the book's names (its check, below)
-        entries=sorted({e["path"] for e in ENTRIES.values()}),
-        lib=lib("entry_pdf"),
-    output:
-        pdf=BOOK,
-    log:
-        job="logs/book/dictionary.log",
-        tex="logs/book/dictionary.tex.log",
-    priority: PRIORITY["book_path"]
-    params:
         # the contents and the links between terms settle in three passes from nothing; the last
         # build's settled contents start the next, so an edit that moves no page compiles once
         passes=3,
@@ -154,4 +140,4 @@ rule book:
     message:
         "the book, dictionary.pdf"
     script:
-        "../../scripts/entry_pdf.py"
+        "../../scripts/book.py"
