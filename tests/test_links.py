@@ -168,6 +168,30 @@ def test_a_file_checked_beside_the_pages_needs_only_their_names(repo):
     assert [(d.address, d.reason.split(":")[0]) for d in dead] == [
         ("terms/alpha.html#top", "checked beside the pages, which it cannot read"),
         ("terms/gamma.html", "no file terms/gamma.html in the site")]
+    # a file under a folder the plan names (a demo's data/) is there; a dead link of a file of many
+    # entries names the entry whose text (holders: the book's print sections) has it
+    sections = {slug: repo / f"results/{slug}/print/section.tex" for slug in ("alpha", "beta")}
+    for slug, path in sections.items():
+        path.parent.mkdir(parents=True)
+        path.write_text("\\href{terms/gamma.html}{x}" if slug == "beta" else "no link\n")
+    (site / "index.html").write_text(page('<a href="terms/alpha/data/a.csv">D</a><a href="terms/gamma.html">G</a>',
+                                          root=""))
+    entries = {slug: f"entries/{slug}/entry.md" for slug in sections}
+    dead = links.check(site, SITE_URL, entries, files=planned + ["terms/alpha/data"], only=["index.html"],
+                       root=repo, holders={slug: str(path) for slug, path in sections.items()}).dead
+    assert [d.line() for d in dead] == ["index.html: dead link 'terms/gamma.html': no file terms/gamma.html in "
+                                        "the site (written by entries/beta/entry.md)"]
+
+
+def test_a_failed_checks_log_ends_with_its_first_dead_link_when_there_are_several(repo):
+    page_ = repo / "results/site/terms/alpha.html"
+    page_.write_text(page_.read_text().replace('href="beta.html#top"', 'href="gamma.html"'))
+    one = run_check(repo)
+    assert one.told()[-1] == one.dead[0].line() and len(one.told()) == 2
+    page_.write_text(page_.read_text().replace('href="alpha.py"', 'href="delta.py"'))
+    two = run_check(repo)
+    assert two.told()[1:3] == [d.line() for d in two.dead]
+    assert two.told()[-1] == f"2 dead links, the first: {two.dead[0].line()}"
 
 
 def test_dead_link_outside_the_prose_names_the_template_by_its_pattern(repo):

@@ -19,6 +19,7 @@ import hashlib
 import html
 import io
 import json
+import os
 import posixpath
 import re
 import time
@@ -65,11 +66,11 @@ class Result:
         self.files, self.checked, self.dead, self.external = 0, 0, [], set()
 
     def told(self, where="the site"):
-        """The lines of a failed check for its job's log: every dead link, then one line with the first,
-        the line a build that tells several failed jobs in a line each shows."""
+        """The lines of a failed check for its job's log: every dead link, then, of several, one line with
+        the first (the last line is what a build that tells several failed jobs shows of each)."""
+        first = [f"{len(self.dead)} dead links, the first: {self.dead[0].line()}"] if len(self.dead) > 1 else []
         return [f"links: {len(self.dead)} dead of {self.checked} internal links in {where}:",
-                *(dead.line() for dead in self.dead),
-                f"{len(self.dead)} dead link{'s' if len(self.dead) != 1 else ''}, the first: {self.dead[0].line()}"]
+                *(dead.line() for dead in self.dead), *first]
 
     def report(self):
         """The rule's report: what was checked, and every address that leaves the site."""
@@ -244,9 +245,12 @@ def template_patterns(templates, root="."):
 class Sources:
     """Names the source file that wrote a link."""
 
-    def __init__(self, entries=None, templates=(), root="."):
+    def __init__(self, entries=None, templates=(), root=".", holders=None):
         self.root = Path(root)
         self.entries = {slug: str(path) for slug, path in (entries or {}).items()}
+        # where to look for the text of a link in a file of many entries (the book): the entries' print
+        # sections, by slug, which the book's job reads anyway
+        self.holders = dict(holders or {})
         self.patterns = template_patterns(templates, root)
         self.templates = [str(t) for t in templates]
         self._texts = {}
@@ -278,10 +282,10 @@ class Sources:
         entry = self.entry_of(file)
         if entry and (in_prose or (not file.endswith(".html") and self._entry_has(entry, address))):
             return entry
-        if not entry and file.endswith(".pdf"):     # the book: the first entry whose source has the link
-            entry = next((e for e in self.entries.values() if self._entry_has(e, address)), None)
-            if entry:
-                return entry
+        if not entry and self.holders:              # the book: the entry whose section has the link
+            slug = next((s for s, held in self.holders.items() if self._entry_has(held, address)), None)
+            if slug in self.entries:
+                return self.entries[slug]
         if file.endswith((".html", ".pdf")):
             template = self.template_of(address)
             if template:
@@ -324,14 +328,15 @@ def resolve(address, here, site_url=""):
 
 
 def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=(),
-          cache=None, only=None):
+          cache=None, only=None, holders=None):
     """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
     and `templates` name the sources, relative to the repository `root`.  A language edition's
     folder sits at `prefix` ("de/") in the whole site: a link to `outside`, the whole-site paths of
     the pages that the other editions publish (glossary.editions), is not dead.  `cache`: a file that keeps
     what each file holds from one check to the next (Reads).  `only`: the files whose links are checked,
     of all the site's `files` (which need not all be there yet: the pages' ids are then unknown, and a
-    link to a page's fragment is dead); None, every file."""
+    link to a page's fragment is dead; a file under a folder the list names is there); None, every
+    file.  `holders`: Sources'."""
     outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
@@ -342,7 +347,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
     for name in names if only is None else only:
         if name.endswith(".html"):
             ids[name], html_links[name] = read(site / name, read_html)
-    sources = Sources(entries, templates, root)
+    sources = Sources(entries, templates, root, holders)
     result = Result()
     # What each link is checked against; a file with the same bytes, checked against the same, has the
     # same outcome, so an edit's check visits only the files it changed.
@@ -371,7 +376,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
             target, fragment = value
             if target in folders and target not in present:
                 target = posixpath.join(target, "index.html") if target else "index.html"
-            if target not in present:
+            if target not in present and not (only is not None and any(target.startswith(f"{n}/") for n in present)):
                 reason = f"no file {target or '.'} in the site"
             elif fragment and only is not None and target.endswith(".html") and target not in ids:
                 reason = "checked beside the pages, which it cannot read: link to the page, without a fragment"
@@ -421,7 +426,10 @@ class Reads:
 
     def __init__(self, cache):
         self.path = Path(cache) if cache else None
-        kept = json.loads(self.path.read_text(encoding="utf-8")) if self.path and self.path.is_file() else {}
+        try:
+            kept = json.loads(self.path.read_text(encoding="utf-8")) if self.path else {}
+        except (OSError, ValueError):       # none yet, or a check killed while it wrote (before os.replace)
+            kept = {}
         if kept.get("code") != self.CODE:
             kept = {}
         self.kept, self.found, self.keys = kept.get("found", {}), {}, {}
@@ -463,8 +471,10 @@ class Reads:
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             outcomes = {"context": self.context, "files": self.outcomes}
-            self.path.write_text(json.dumps({"code": self.CODE, "found": self.found, "outcomes": outcomes}),
-                                 encoding="utf-8")
+            partial = self.path.with_name(f".{self.path.name}.partial")
+            partial.write_text(json.dumps({"code": self.CODE, "found": self.found, "outcomes": outcomes}),
+                               encoding="utf-8")
+            os.replace(partial, self.path)
 
 
 def timed(site, **kwargs):

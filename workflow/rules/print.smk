@@ -110,8 +110,6 @@ rule book:
         notation=repo("templates/notation.sty"),
         figures=PLAN.book_figures(),
         pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
-        # what a dead link of the book's names (its check, below)
-        entries=sorted({e["path"] for e in ENTRIES.values()}),
         lib=lib("book"),
     output:
         # its LaTeX, and the PDF: one job, so an edit waits for one job's start, not two
