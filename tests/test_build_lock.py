@@ -105,3 +105,23 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
     run = make_site(root)       # and afterwards the folder builds as usual
     assert run.returncode == 0, run.stderr
     assert not locks_dir.exists() or not any(locks_dir.iterdir())
+
+
+@pytest.mark.slow
+def test_a_stale_lock_in_another_folder_is_lifted(tmp_path):
+    """A killed `make site SOURCE=... OUT=...` leaves Snakemake's lock in OUT, where there is no Snakefile:
+    the next build lifts it (the unlock names the workflow as the build does) and builds."""
+    from test_dictionary_build import build, built_ok, copy_fixture, edit
+    source, out = copy_fixture(tmp_path / "dictionary"), tmp_path / "out"
+    built_ok(build(source, out))
+    locks = out / ".snakemake/locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    (locks / "0.output.lock").write_text("results/site/index.html\n")     # as a killed build leaves it
+    tex = next(p for p in sorted(source.parent.glob("*.tex")) if "description=" in p.read_text())
+    text = tex.read_text()
+    word = next(w for w in text[text.index("description="):].split() if w.isalpha() and len(w) > 4)
+    edit(tex, f" {word} ", f" {word[::-1]} ")           # something to build, past the no-op's stamp
+    run = build(source, out)
+    built_ok(run)
+    assert "lifted the lock" in run.stdout, run.stdout
+    assert not any(locks.glob("*.lock"))

@@ -293,14 +293,15 @@ def snakemake_processes(folder="."):
     return found
 
 
-def lift_stale_lock(snakemake, env):
+def lift_stale_lock(command, env):
     """Snakemake refused to start because its folder is locked: lift the lock when no Snakemake
-    process holds the folder (a killed build left it); True when lifted."""
+    process holds the folder (a killed build left it); True when lifted.  `command` is the build's
+    own: in another folder (OUT=) Snakemake finds the workflow only through its --snakefile."""
     if snakemake_processes():
         return False
-    subprocess.run([*snakemake, "--unlock", "--quiet"], env=env, stdout=subprocess.DEVNULL,
+    subprocess.run([*command, "--unlock", "--quiet"], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    return True
+    return not any(Path(".snakemake/locks").glob("*.lock"))
 
 
 # --- running Snakemake --------------------------------------------------------------
@@ -429,12 +430,15 @@ def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, 
                                  on_start=on_start)
     command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
     outcome = _run_once(command, env, lock_fd, on_event, on_start)
-    if outcome.locked and lift_stale_lock(snakemake_program(), env):
+    if outcome.locked and lift_stale_lock(command, env):
         print("note: lifted the lock an interrupted build left", flush=True)
         outcome = _run_once(command, env, lock_fd, on_event, on_start)
-    elif outcome.locked:
+    elif outcome.locked and snakemake_processes():
         outcome.summary = ["error: a Snakemake process is running in this folder (pid "
                            f"{', '.join(map(str, snakemake_processes()))}); wait for it to end"]
+    elif outcome.locked:
+        outcome.summary = [f"error: Snakemake's lock in {Path.cwd() / '.snakemake/locks'} could not be lifted; "
+                           "no Snakemake process runs here, so remove that folder's files and build again"]
     return outcome
 
 
