@@ -336,7 +336,8 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
     what each file holds from one check to the next (Reads).  `only`: the files whose links are checked,
     of all the site's `files` (which need not all be there yet: the pages' ids are then unknown, and a
     link to a page's fragment is dead; a file under a folder the list names is there); None, every
-    file.  `holders`: Sources'."""
+    file.  `holders`: {slug: a file with that entry's text} (the book's print sections), where a dead link of
+    a file of many entries is looked for to name the entry's source."""
     outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
