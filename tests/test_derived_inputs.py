@@ -1,5 +1,7 @@
 """Each rule's library inputs are derived from its script's imports (src/glossary/imports.py),
 so editing any module a job imports, directly or through another module, reruns that job."""
+import hashlib
+import json
 import re
 import subprocess
 
@@ -43,7 +45,8 @@ def test_lazy_and_indirect_imports_are_found(tmp_path):
 
 def test_a_kept_files_imports_are_not_parsed_again_until_its_bytes_change(tmp_path, monkeypatch):
     """keep_in, as the workflow's parse uses it: what each module imports is kept by its bytes; a
-    later process parses only what changed, and finds the same closure."""
+    later process parses only what changed, and finds the same closure; the file keeps the modules'
+    present bytes only, so it does not grow with every edit."""
     src = tmp_path / "src/glossary"
     src.mkdir(parents=True)
     (src / "__init__.py").write_text("")
@@ -77,6 +80,9 @@ def test_a_kept_files_imports_are_not_parsed_again_until_its_bytes_change(tmp_pa
     fresh_process()
     assert imports.closure(str(script), str(tmp_path / "src")) == first + [f"{src.as_posix()}/c.py"]
     assert sorted(parsed) == [str(src / "b.py"), str(src / "c.py")]
+    present = [script, *(src / f"{m}.py" for m in ("__init__", "a", "b", "c"))]
+    assert sorted(json.loads(kept.read_text())["found"]) == \
+        sorted(hashlib.sha256(p.read_bytes()).hexdigest() for p in present)
 
 
 @pytest.mark.slow

@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = "glossary"
-# What each file imports, by the sha256 of its bytes, kept between processes (keep_in).
+# What each file imports, by the sha256 of its bytes, kept between processes (keep_in); and, to prune
+# that file, the sha256 of the files this process looked up and of the modules in their folders.
 _KEPT = {"path": None, "found": {}}
 _CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
@@ -25,14 +26,27 @@ def keep_in(path):
         kept = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = {}
-    _KEPT.update(path=path, found=kept.get("found", {}) if kept.get("code") == _CODE else {})
+    _KEPT.update(path=path, found=kept.get("found", {}) if kept.get("code") == _CODE else {}, seen=set(), folders={})
+
+
+def _current_keys():
+    """The sha256 of the files this process looked up and of every module in their folders: what the
+    kept file may hold (each folder is hashed once per process, on its first write)."""
+    folders = _KEPT["folders"]
+    for folder in [f for f, keys in folders.items() if keys is None]:
+        folders[folder] = {hashlib.sha256(p.read_bytes()).hexdigest() for p in Path(folder).glob("*.py")}
+    return _KEPT["seen"].union(*folders.values())
 
 
 def _keep(key, names):
-    _KEPT["found"][key] = sorted(names)
     path = _KEPT["path"]
     if path is None:
+        _KEPT["found"][key] = sorted(names)
         return
+    # an edited module's earlier bytes are dropped, so the file holds one entry per module
+    current = _current_keys()
+    _KEPT["found"] = {k: v for k, v in _KEPT["found"].items() if k in current}
+    _KEPT["found"][key] = sorted(names)
     # whole or not at all: a preview's parse may read it while a build writes it
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}")
@@ -47,6 +61,9 @@ def imported(path):
     file knows its bytes."""
     data = Path(path).read_bytes()
     key = hashlib.sha256(data).hexdigest()
+    if _KEPT["path"] is not None:
+        _KEPT["seen"].add(key)
+        _KEPT["folders"].setdefault(str(Path(path).parent), None)
     if key in _KEPT["found"]:
         return set(_KEPT["found"][key])
     tree = ast.parse(data, filename=str(path))
