@@ -2,11 +2,11 @@
 import sys
 from pathlib import Path
 
-from glossary import jsonio, typeset
+from glossary import jsonio, proseout, typeset
 
 sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
 typeset.print_batch([jsonio.read(p) for p in inp["entries"]], list(inp["section"]), jsonio.read(inp["catalog"]),
                     list(snakemake.output["pdf"]), snakemake.params, Path(inp["document"]).parent,
                     [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0], fmt=inp["fmt"],
-                    metas=[jsonio.read(p) for p in inp["meta"]])
+                    metas=[done["meta"] for done in proseout.read(inp["prose"]).values()])

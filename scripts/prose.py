@@ -1,11 +1,12 @@
-"""Rule prose_<batch>: the prose of a batch of entries (glossary.render), each written as HTML (the
-page's), LaTeX (the print edition's) and Markdown (published for machines), plus what the index
-and the other pages need of it (its summary, the entries it links to)."""
+"""Rule prose_<batch>: the prose of a batch of entries (glossary.render), each as HTML (the page's) and
+LaTeX (the print edition's) with what the index and the other pages need of it (its summary, the
+entries it links to), in the batch's one file (glossary.proseout); and as Markdown, published for
+machines."""
 import hashlib
 import sys
 from pathlib import Path
 
-from glossary import jsonio, prose, render
+from glossary import jsonio, prose, proseout, render
 
 sys.stderr = open(snakemake.log[0], "w")
 inp, out = snakemake.input, snakemake.output
@@ -26,15 +27,15 @@ context = {
 # the code the outputs depend on besides the entries: a change of it converts every entry again
 context["code"] = hashlib.sha256(b"".join(Path(p).read_bytes() for p in inp["lib"])).hexdigest()
 results = render.render_batch(entries, facts, context, cache=snakemake.params["cache"])
+batch = {}
 for i, entry in enumerate(entries):
     done = results[entry["slug"]]
-    Path(out["html"][i]).write_text(done["html"], encoding="utf-8")
-    Path(out["latex"][i]).write_text(done["latex"], encoding="utf-8")
     Path(out["markdown"][i]).write_text(
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
-    jsonio.write(out["meta"][i], {"slug": entry["slug"], "summary": done["summary"],
-                                  "summary_html": done["summary_html"], "summary_latex": done.get("summary_latex"),
-                                  "title_html": done.get("title_html"), "title_latex": done.get("title_latex"),
-                                  "title_text": done.get("title_text"), "refs": done["refs"],
-                                  "contexts": done.get("contexts", {}),
-                                  "unknown": done["unknown"]})
+    batch[entry["slug"]] = {
+        "html": done["html"], "latex": done["latex"],
+        "meta": {"slug": entry["slug"], "summary": done["summary"], "summary_html": done["summary_html"],
+                 "summary_latex": done.get("summary_latex"), "title_html": done.get("title_html"),
+                 "title_latex": done.get("title_latex"), "title_text": done.get("title_text"),
+                 "refs": done["refs"], "contexts": done.get("contexts", {}), "unknown": done["unknown"]}}
+proseout.write(out["prose"], batch)

@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
 
-from glossary import jsonio, latex, typeset
+from glossary import jsonio, latex, proseout, typeset
 
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
@@ -86,7 +86,7 @@ def test_entry_pdf_holds_headings_final_loss_and_vector_tick_labels(built):
     assert {"print", "book"} <= set(ran)
     pdf = root / "site/terms/attention.pdf"
     text = words(pdftotext(pdf))
-    prose = (root / "results/attention/prose.tex").read_text()
+    prose = proseout.read_build(root)["attention"]["latex"]
     headings = re.findall(r"\\(?:sub)*section\{([^}]*)\}", prose)
     assert headings
     for heading in headings:

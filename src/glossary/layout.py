@@ -42,7 +42,6 @@ def page_inputs(slug, loaded):
     terms = f"{STAGED}/terms"
     preview = Path(entry["preview"]).stem
     return {
-        "prose": f"results/{slug}/prose.html",
         "template": "templates/entry.html.j2",
         "base": "templates/base.html.j2",
         "edition": "results/edition.json",

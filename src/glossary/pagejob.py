@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import assets, catalog, demo, entries, jsonio, layout, pages, prose, reading
+from glossary import assets, catalog, demo, entries, jsonio, layout, pages, prose, proseout, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -42,14 +42,12 @@ def from_snakemake(smk):
             "output": {k: plain(v) for k, v in smk.output.items()}}
 
 
-def render(job, prose_html=None):
-    """The page's HTML: its prose is rule prose's prose.html, or `prose_html` (the preview's)."""
+def render(job, prose_html):
+    """The page's HTML, with its prose as HTML (rule prose's, or the preview's)."""
     inp, params, config, slug = job["input"], job["params"], job["config"], job["slug"]
     meta, others, base = params["meta"], params["others"], params["base_url"]
     # The preview's rows (layout.others) hold the source's title alone: shown as text, escaped.
     others = [o if "title_html" in o else dict(o, title_html=str(escape(o["title"]))) for o in others]
-    if prose_html is None:
-        prose_html = Path(inp["prose"]).read_text(encoding="utf-8")
     page = f"terms/{slug}.html"
     # Previous and next within the entry's section (the whole index when no row names one).
     previous, following = reading.section_neighbours(others, slug)
@@ -98,7 +96,7 @@ def demo_context(inp, slug, config):
 
 
 def run(job):
-    Path(job["output"]["html"]).write_text(render(job), encoding="utf-8")
+    Path(job["output"]["html"]).write_text(render(job, job["prose_html"]), encoding="utf-8")
 
 
 def batch_jobs(smk):
@@ -106,19 +104,19 @@ def batch_jobs(smk):
     view = jsonio.read(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
     others = catalog.in_order(view)
     rows = {row["slug"]: row for row in view["entries"]}
+    prose_of = proseout.read(smk.input["prose"])
     jobs = []
-    for i, (snapshot, prose_path) in enumerate(zip(smk.input["entries"], smk.input["prose"])):
+    for i, snapshot in enumerate(smk.input["entries"]):
         entry = jsonio.read(snapshot)
         slug = entry["slug"]
-        inp = {"prose": prose_path, "template": smk.input["template"], "base": smk.input["base"],
-               "edition": smk.input["edition"]}
+        inp = {"template": smk.input["template"], "base": smk.input["base"], "edition": smk.input["edition"]}
         if "demo" in entry:
             inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items()
                         if k not in inp})
         meta = dict(entries.front_matter(entry), **{k: rows[slug][k] for k in ("title", "title_html", "summary",
                                                                               "summary_html")})
         shown = shown_rows(others, slug, meta, view["referenced_by"][slug])
-        jobs.append({"slug": slug, "input": inp,
+        jobs.append({"slug": slug, "input": inp, "prose_html": prose_of[slug]["html"],
                      "params": {"meta": meta, "others": shown, "base_url": smk.params["base_url"],
                                 "referenced_by": view["referenced_by"][slug],
                                 "referring": view["referring"].get(slug, {}), "site": smk.params["site"],
@@ -139,7 +137,7 @@ def shown_rows(others, slug, meta, referenced_by):
 def page_key(job, code):
     """sha256 of what a page is made of: its job (params, the paths it reads), its prose's bytes and
     `code` (the modules and templates of the render)."""
-    prose_bytes = Path(job["input"]["prose"]).read_bytes()
+    prose_bytes = job["prose_html"].encode()
     made_of = json.dumps({k: job[k] for k in ("slug", "input", "params", "config")}, sort_keys=True, default=str)
     return hashlib.sha256(b"\0".join([code, made_of.encode(), prose_bytes])).hexdigest()
 
@@ -210,7 +208,7 @@ def dictionary_job(entry, done, catalog, site, repo=REPO, referring=None):
     last build quoted them (glossary.catalog.last_backlinks)."""
     slug = entry["slug"]
     templates = Path(repo) / "templates"
-    inp = {"prose": f"results/{slug}/prose.html", "template": str(templates / "entry.html.j2"),
+    inp = {"template": str(templates / "entry.html.j2"),
            "base": str(templates / "base.html.j2"), "edition": "results/edition.json"}
     if "demo" in entry:
         inp.update({k: plain(v) for k, v in layout.page_inputs(slug, {slug: entry}).items() if k not in inp})

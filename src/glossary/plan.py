@@ -31,9 +31,6 @@ REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
 ENTRY_FILES = {
-    "prose_html": "results/{slug}/prose.html",
-    "prose_tex": "results/{slug}/prose.tex",
-    "meta": "results/{slug}/meta.json",
     "section": "results/{slug}/print/section.tex",
     "page": f"{STAGED}/terms/{{slug}}.html",
     "markdown": f"{STAGED}/terms/{{slug}}.md",

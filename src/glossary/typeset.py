@@ -194,7 +194,7 @@ METHOD = "one run per batch, split by glossary.pdfpages"
 
 def entry_meta(entry, catalog, metas=None):
     """An entry as its section and its PDF set it: with its summary from the catalog view (`catalog`), and
-    its name read as TeX (title_latex) from the prose job's results (`metas`: results/<slug>/meta.json)."""
+    its name read as TeX (title_latex) from the prose job's results (`metas`: glossary.proseout's "meta")."""
     row = next(r for r in catalog["entries"] if r["slug"] == entry["slug"])
     meta = next((m for m in metas or [] if m["slug"] == entry["slug"]), {})
     return dict(entry, summary=row["summary"], title_latex=meta.get("title_latex"), title_text=meta.get("title_text"),
@@ -203,10 +203,11 @@ def entry_meta(entry, catalog, metas=None):
 
 def print_sections(entries, proses, catalog, checks, out_sections, template_dir, words_=None, metas=None):
     """Rule section_<batch>: each entry's print section, which its PDF and the book set (so the book need
-    not wait for the PDFs).  `catalog` gives the titles of the entries each "See also" list links to."""
-    for entry, prose_path, section_path in zip(entries, proses, out_sections):
+    not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog` gives the titles of the
+    entries each "See also" list links to."""
+    for entry, prose_tex, section_path in zip(entries, proses, out_sections):
         slug = entry["slug"]
-        text = section(slug, entry_meta(entry, catalog, metas), Path(prose_path).read_text(encoding="utf-8"),
+        text = section(slug, entry_meta(entry, catalog, metas), prose_tex,
                        check_lines(checks.get(slug, [])), template_dir, see_also(entry.get("see_also", []), catalog),
                        words_)
         Path(section_path).write_text(text, encoding="utf-8")

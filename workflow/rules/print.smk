@@ -31,8 +31,7 @@ for batch, slugs in BATCHES.items():
         name:
             f"section_{batch}"
         input:
-            prose=plan.each("prose_tex", slugs),
-            meta=plan.each("meta", slugs),
+            prose=proseout.path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             checks=PLAN.batch_checks(slugs),
@@ -55,7 +54,7 @@ for batch, slugs in BATCHES.items():
             f"print_{batch}"
         input:
             section=plan.each("section", slugs),
-            meta=plan.each("meta", slugs),
+            prose=proseout.path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],

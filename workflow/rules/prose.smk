@@ -22,10 +22,8 @@ for batch, slugs in BATCHES.items():
             macros=DICTIONARY["macro_files"],
             lib=lib("prose"),
         output:
-            html=plan.each("prose_html", slugs),
-            latex=plan.each("prose_tex", slugs),
+            prose=proseout.path(batch),
             markdown=plan.each("markdown", slugs),
-            meta=plan.each("meta", slugs),
         log:
             f"logs/prose/{batch}.log",
         priority: PRIORITY["page_path"]
@@ -39,7 +37,7 @@ for batch, slugs in BATCHES.items():
 
 checkpoint catalog:
     input:
-        meta=plan.each("meta", ENTRIES),
+        prose=[proseout.path(b) for b in BATCHES],
         names=dictionary.NAMES,
         lib=lib("catalog"),
     output:
