@@ -8,17 +8,13 @@ from glossary import jsonio, links, typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
 params, inp, out = snakemake.params, snakemake.input, snakemake.output
-sections = iter(inp["sections"])
-
-
-def entry(path):
-    """(slug, section) of results/<slug>/print/section.tex."""
-    return Path(path).parents[1].name, Path(path).read_text(encoding="utf-8")
-
-
-# the dictionary's sections in its own order, each with its entries' sections (input order)
-parts = [{"title": part["title"], "entries": [entry(next(sections)) for _ in range(part["count"])]}
-         for part in params["parts"]]
+sections = typeset.read_sections(inp["sections"])
+order = iter(params["order"])
+# the dictionary's sections in its own order, each with its entries' sections (the book's order)
+parts = []
+for part in params["parts"]:
+    slugs = [next(order) for _ in range(part["count"])]
+    parts.append({"title": part["title"], "entries": [(slug, sections[slug]) for slug in slugs]})
 front = dict(params["front"])
 if inp["symbols"]:
     macros = "".join(Path(p).read_text(encoding="utf-8") for p in inp["macros"])
@@ -36,7 +32,7 @@ typeset.compile_document(out["tex"], pdf, snakemake.log["tex"], [Path(inp["notat
                          params["site_terms"], settled=params["settled"])
 check = params["links"]
 # a dead link names the entry whose section holds it (the sections are this job's inputs)
-holders = {Path(p).parents[1].name: p for p in inp["sections"]}
+holders = sections
 result = links.check(pdf.parent, check["site_url"], check["entries"], files=check["files"], prefix=check["prefix"],
                      outside=check["outside"], only=[pdf.name], holders=holders)
 if result.dead:

@@ -6,7 +6,8 @@ from glossary import jsonio, proseout, typeset
 
 sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
-typeset.print_batch([jsonio.read(p) for p in inp["entries"]], list(inp["section"]), jsonio.read(inp["catalog"]),
-                    list(snakemake.output["pdf"]), snakemake.params, Path(inp["document"]).parent,
-                    [Path(inp["notation"]).parent], snakemake.params["cache"], snakemake.log[0], fmt=inp["fmt"],
-                    metas=[done["meta"] for done in proseout.read(inp["prose"]).values()])
+metas = [done["meta"] for done in proseout.read(inp["prose"]).values()]
+typeset.print_batch([jsonio.read(p) for p in inp["entries"]], typeset.read_sections(inp["sections"]),
+                    jsonio.read(inp["catalog"]), list(snakemake.output["pdf"]), snakemake.params,
+                    Path(inp["document"]).parent, [Path(inp["notation"]).parent], snakemake.params["cache"],
+                    snakemake.log[0], fmt=inp["fmt"], metas=metas)

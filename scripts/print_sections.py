@@ -12,6 +12,7 @@ for path in inp["checks"]:
     checks.setdefault(Path(path).parents[1].name, []).append(path)
 prose = proseout.read(inp["prose"])
 entries = [jsonio.read(p) for p in inp["entries"]]
-typeset.print_sections(entries, [prose[e["slug"]]["latex"] for e in entries], jsonio.read(inp["catalog"]), checks,
-                       list(snakemake.output["section"]), Path(inp["template"]).parent, snakemake.params["words"],
-                       [done["meta"] for done in prose.values()])
+sections = typeset.print_sections(entries, [prose[e["slug"]]["latex"] for e in entries], jsonio.read(inp["catalog"]),
+                                  checks, Path(inp["template"]).parent, snakemake.params["words"],
+                                  [done["meta"] for done in prose.values()])
+jsonio.write(snakemake.output["sections"], sections)

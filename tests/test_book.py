@@ -255,8 +255,8 @@ def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
     file): its \\gls calls link to the entries, its citations take the book's first numbers, its
     macros (\\featurevec, \\DeclareMathOperator{\\trace}) are the dictionary's."""
     root, _, out = work
-    parts = [{"title": "All", "entries": [(p.parents[1].name, p.read_text())
-                                          for p in sorted((out / "results").glob("*/print/section.tex"))]}]
+    sections = typeset.read_sections([str(p) for p in (out / typeset.SECTIONS).parent.glob("*.json")])
+    parts = [{"title": "All", "entries": sorted(sections.items())}]
     symbols = root / "ListSymbols_Tiny.tex"
     formatted = typeset.cited_records([str(out / "results/references.json")], symbols, root / "assets/tiny.bib",
                                       Path(__file__).parents[1] / "templates/csl/ieee.csl")

@@ -279,7 +279,7 @@ def batch_entry(root, slug, prose=None, title=None):
     `title`, else the slug capitalised)."""
     if prose is None:
         entry = jsonio.read(root / f"results/_entries/{slug}.json")
-        text = (root / f"results/{slug}/print/section.tex").read_text(encoding="utf-8")
+        text = typeset.read_sections([str(p) for p in (root / typeset.SECTIONS).parent.glob("*.json")])[slug]
     else:
         entry = {"slug": slug, "title": title or slug.capitalize(), "path": f"entries/{slug}/entry.md", "line": 1,
                  "key": slug, "body": prose, "figures": []}

@@ -249,7 +249,7 @@ class Sources:
         self.root = Path(root)
         self.entries = {slug: str(path) for slug, path in (entries or {}).items()}
         # where to look for the text of a link in a file of many entries (the book): the entries' print
-        # sections, by slug, which the book's job reads anyway
+        # sections' texts, by slug, which the book's job reads anyway
         self.holders = dict(holders or {})
         self.patterns = template_patterns(templates, root)
         self.templates = [str(t) for t in templates]
@@ -283,7 +283,7 @@ class Sources:
         if entry and (in_prose or (not file.endswith(".html") and self._entry_has(entry, address))):
             return entry
         if not entry and self.holders:              # the book: the entry whose section has the link
-            slug = next((s for s, held in self.holders.items() if self._entry_has(held, address)), None)
+            slug = next((s for s, text in self.holders.items() if address in text), None)
             if slug in self.entries:
                 return self.entries[slug]
         if file.endswith((".html", ".pdf")):
@@ -336,7 +336,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
     what each file holds from one check to the next (Reads).  `only`: the files whose links are checked,
     of all the site's `files` (which need not all be there yet: the pages' ids are then unknown, and a
     link to a page's fragment is dead; a file under a folder the list names is there); None, every
-    file.  `holders`: {slug: a file with that entry's text} (the book's print sections), where a dead link of
+    file.  `holders`: {slug: that entry's text} (the book's print sections), where a dead link of
     a file of many entries is looked for to name the entry's source."""
     outside = set(outside)
     site = Path(site)

@@ -17,7 +17,7 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from glossary import assets, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
+from glossary import assets, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading, typeset
 from glossary import entries as glossary_entries
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -31,7 +31,6 @@ REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
 ENTRY_FILES = {
-    "section": "results/{slug}/print/section.tex",
     "page": f"{STAGED}/terms/{{slug}}.html",
     "markdown": f"{STAGED}/terms/{{slug}}.md",
     "pdf": f"{STAGED}/terms/{{slug}}.pdf",
@@ -384,9 +383,13 @@ class Plan:
 
     # --- the book ----------------------------------------------------------------------------------
 
+    def book_order(self):
+        """The entries' slugs in the book's order (by section, then alphabetical by title)."""
+        return dictionary.book_order(self.dictionary)
+
     def book_sections(self):
-        """Every entry's print section, in the book's order (by section, then alphabetical by title)."""
-        return each("section", dictionary.book_order(self.dictionary))
+        """The files of every batch's print sections (typeset.sections_path)."""
+        return [typeset.sections_path(b) for b in self.batches]
 
     def book_parts(self):
         """The book's parts: each section of the dictionary with the number of its entries (book order)."""

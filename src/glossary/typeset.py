@@ -1,6 +1,6 @@
 """The print edition: each entry typeset as a PDF, and the whole dictionary as one book.
 
-An entry's section (results/<entry>/print/section.tex, rule section_<batch>) holds its
+An entry's section (rule section_<batch>, in its batch's results/print/sections/<batch>.json) holds its
 name, the prose running on after it (pandoc's LaTeX of the same parse as the page's
 HTML, with the run's facts filled in), figures, check lines, its "See also" list and
 its own reference list.  The entry PDF and the book set the same section; each
@@ -23,6 +23,24 @@ from pathlib import Path
 
 from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages, pdfpages
 from glossary.entries import EntryError
+
+# The print sections of a batch, one file ({slug: section}): a file per entry gave Snakemake a record
+# per entry, each repeating the whole job's input list.
+SECTIONS = "results/print/sections/{batch}.json"
+# Each entry PDF's own document, beside the entry's other results.
+ENTRY_TEX = "results/{slug}/print/entry.tex"
+
+
+def sections_path(batch):
+    return SECTIONS.format(batch=batch)
+
+
+def read_sections(paths):
+    """{slug: section} of these batches' section files."""
+    found = {}
+    for p in [paths] if isinstance(paths, str) else paths:
+        found.update(jsonio.read(p))
+    return found
 
 
 # One environment a process: compiling the templates again for each entry's section and document took
@@ -201,34 +219,33 @@ def entry_meta(entry, catalog, metas=None):
                 summary_given=entry.get("summary"))
 
 
-def print_sections(entries, proses, catalog, checks, out_sections, template_dir, words_=None, metas=None):
-    """Rule section_<batch>: each entry's print section, which its PDF and the book set (so the book need
-    not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog` gives the titles of the
-    entries each "See also" list links to."""
-    for entry, prose_tex, section_path in zip(entries, proses, out_sections):
-        slug = entry["slug"]
-        text = section(slug, entry_meta(entry, catalog, metas), prose_tex,
-                       check_lines(checks.get(slug, [])), template_dir, see_also(entry.get("see_also", []), catalog),
-                       words_)
-        Path(section_path).write_text(text, encoding="utf-8")
+def print_sections(entries, proses, catalog, checks, template_dir, words_=None, metas=None):
+    """Rule section_<batch>: {slug: its print section} of each entry, which its PDF and the book set (so
+    the book need not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog` gives the
+    titles of the entries each "See also" list links to."""
+    return {entry["slug"]: section(entry["slug"], entry_meta(entry, catalog, metas), prose_tex,
+                                   check_lines(checks.get(entry["slug"], [])), template_dir,
+                                   see_also(entry.get("see_also", []), catalog), words_)
+            for entry, prose_tex in zip(entries, proses)}
 
 
 def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None,
                 metas=None):
-    """Rule print_<batch>: each entry's PDF, from its section (print_sections).  A PDF is kept in `cache`
-    under the key of everything it is made of (its own document, entry.tex, the figures it includes, the
-    packages), so that a batch that reruns compiles only the entries whose PDF would change: all of them
-    in one pdflatex run (compile_entries).  Raises EntryError naming each entry whose PDF does not compile,
-    once the others' are made."""
+    """Rule print_<batch>: each entry's PDF, from its section (`sections`: {slug: section}, print_sections).
+    A PDF is kept in `cache` under the key of everything it is made of (its own document, entry.tex, the
+    figures it includes, the packages), so that a batch that reruns compiles only the entries whose PDF
+    would change: all of them in one pdflatex run (compile_entries).  Raises EntryError naming each entry
+    whose PDF does not compile, once the others' are made."""
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
     method = [METHOD, digest(pdfpages.__file__)]
     fmt_digest = digest(fmt) if fmt else ""       # the format is 7 MB: hashed once, not once an entry
     todo, made = [], []
-    for entry, section_path, pdf_path in zip(entries, sections, out_pdfs):
+    for entry, pdf_path in zip(entries, out_pdfs):
         slug = entry["slug"]
-        text = Path(section_path).read_text(encoding="utf-8")
-        tex_path = Path(section_path).with_name("entry.tex")
+        text = sections[slug]
+        tex_path = Path(ENTRY_TEX.format(slug=slug))
+        tex_path.parent.mkdir(parents=True, exist_ok=True)
         fields = entry_fields(text, entry_meta(entry, catalog, metas), params["site"], params["site_url"])
         document = print_document([fields], params["site"], params["site_url"], template_dir,
                                   params.get("babel", ""), params.get("words"))

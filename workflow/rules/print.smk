@@ -38,7 +38,7 @@ for batch, slugs in BATCHES.items():
             template=repo("templates/print/section.tex.j2"),
             lib=lib("print_sections"),
         output:
-            section=plan.each("section", slugs),
+            sections=typeset.sections_path(batch),
         log:
             f"logs/section/{batch}.log",
         priority: PRIORITY["book_path"]
@@ -53,7 +53,7 @@ for batch, slugs in BATCHES.items():
         name:
             f"print_{batch}"
         input:
-            section=plan.each("section", slugs),
+            sections=typeset.sections_path(batch),
             prose=proseout.path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
@@ -122,6 +122,8 @@ rule book:
         site_title=DICTIONARY["title"],
         site_url=BASE_URL,
         parts=PLAN.book_parts(),
+        # the entries in the book's order, whose sections the batches' files hold
+        order=PLAN.book_order(),
         demos=all(PLAN.has_demo(s) for s in ENTRIES),
         babel=BABEL,
         front=BOOK_FRONT,
