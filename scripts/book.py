@@ -4,11 +4,11 @@ built; then its links checked (glossary.links), so that the site's check need no
 import sys
 from pathlib import Path
 
-from glossary import jsonio, links, typeset
+from glossary import batchfiles, jsonio, links, typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
 params, inp, out = snakemake.params, snakemake.input, snakemake.output
-sections = typeset.read_sections(inp["sections"])
+sections = batchfiles.read(inp["sections"])
 order = iter(params["order"])
 # the dictionary's sections in its own order, each with its entries' sections (the book's order)
 parts = []

@@ -3,10 +3,10 @@ summary, related entries) and which entries refer to which, from the prose jobs'
 batch, what its pages and PDFs show of it (its view, read by its page and print jobs alone)."""
 import sys
 
-from glossary import catalog, jsonio, proseout
+from glossary import batchfiles, catalog, jsonio
 
 sys.stderr = open(snakemake.log[0], "w")
-prose = proseout.read(snakemake.input["prose"])
+prose = batchfiles.read(snakemake.input["prose"])
 metas = [prose[slug]["meta"] for slug in snakemake.params["see_also"]]     # in the entries' order
 built = catalog.build(metas, jsonio.read(snakemake.input["names"]), snakemake.params["sections"],
                       snakemake.params["see_also"])

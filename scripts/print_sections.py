@@ -3,16 +3,16 @@ which their PDFs (rule print_<batch>) and the book set."""
 import sys
 from pathlib import Path
 
-from glossary import jsonio, proseout, typeset
+from glossary import batchfiles, jsonio, typeset
 
 sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
 checks = {}
 for path in inp["checks"]:
     checks.setdefault(Path(path).parents[1].name, []).append(path)
-prose = proseout.read(inp["prose"])
+prose = batchfiles.read(inp["prose"])
 entries = [jsonio.read(p) for p in inp["entries"]]
 sections = typeset.print_sections(entries, [prose[e["slug"]]["latex"] for e in entries], jsonio.read(inp["catalog"]),
                                   checks, Path(inp["template"]).parent, snakemake.params["words"],
                                   [done["meta"] for done in prose.values()])
-jsonio.write(snakemake.output["sections"], sections)
+batchfiles.write(snakemake.output["sections"], sections)

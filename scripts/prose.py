@@ -1,12 +1,12 @@
 """Rule prose_<batch>: the prose of a batch of entries (glossary.render), each as HTML (the page's) and
 LaTeX (the print edition's) with what the index and the other pages need of it (its summary, the
-entries it links to), in the batch's one file (glossary.proseout); and as Markdown, published for
+entries it links to), in the batch's one file (glossary.batchfiles); and as Markdown, published for
 machines."""
 import hashlib
 import sys
 from pathlib import Path
 
-from glossary import jsonio, prose, proseout, render
+from glossary import batchfiles, jsonio, prose, render
 
 sys.stderr = open(snakemake.log[0], "w")
 inp, out = snakemake.input, snakemake.output
@@ -38,4 +38,4 @@ for i, entry in enumerate(entries):
                  "summary_latex": done.get("summary_latex"), "title_html": done.get("title_html"),
                  "title_latex": done.get("title_latex"), "title_text": done.get("title_text"),
                  "refs": done["refs"], "contexts": done.get("contexts", {}), "unknown": done["unknown"]}}
-proseout.write(out["prose"], batch)
+batchfiles.write(out["prose"], batch)

@@ -3,11 +3,11 @@ catalog and each entry's prose (glossary.reading)."""
 import sys
 from pathlib import Path
 
-from glossary import jsonio, proseout, reading
+from glossary import batchfiles, jsonio, reading
 
 sys.stderr = open(snakemake.log[0], "w")
 catalog = jsonio.read(snakemake.input["catalog"])
-prose = {slug: done["html"] for slug, done in proseout.read(snakemake.input["prose"]).items()}
+prose = {slug: done["html"] for slug, done in batchfiles.read(snakemake.input["prose"]).items()}
 docs = reading.search_documents(catalog, prose, jsonio.read(snakemake.input["forms"]))
 site = Path(snakemake.output["files"][0]).parent
 for name, text in reading.search_files(docs, snakemake.params["lang"]).items():

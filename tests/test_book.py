@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from test_dictionary_build import build, built_ok, copy_fixture, fixture_terms, slug_of
 from test_print import links
 
-from glossary import jsonio, latex, plan, typeset
+from glossary import batchfiles, jsonio, latex, plan, typeset
 
 pytestmark = pytest.mark.slow
 
@@ -255,7 +255,7 @@ def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
     file): its \\gls calls link to the entries, its citations take the book's first numbers, its
     macros (\\featurevec, \\DeclareMathOperator{\\trace}) are the dictionary's."""
     root, _, out = work
-    sections = typeset.read_sections([str(p) for p in (out / typeset.SECTIONS).parent.glob("*.json")])
+    sections = batchfiles.read_build(out, batchfiles.SECTIONS)
     parts = [{"title": "All", "entries": sorted(sections.items())}]
     symbols = root / "ListSymbols_Tiny.tex"
     formatted = typeset.cited_records([str(out / "results/references.json")], symbols, root / "assets/tiny.bib",

@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO, made_once
 from test_browser import chromium
 
-from glossary import proseout
+from glossary import batchfiles
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 ALTERNATE = re.compile(r'<link rel="alternate" hreflang="([a-z-]+)" href="([^"]+)">')
@@ -147,7 +147,7 @@ def test_the_words_of_the_pages_are_the_editions(site):
                  '<h2>References</h2>'):
         assert word in en, word
     assert '<h2>Literatur</h2>' in de        # the prose's own words too
-    assert "\\glossarypart{Literatur}" in proseout.read_build(site.parent / "editions/de")["vector"]["latex"]
+    assert "\\glossarypart{Literatur}" in batchfiles.read_build(site.parent / "editions/de")["vector"]["latex"]
     assert "data-stemmer" not in en
     el = (site / "el/terms/vector.html").read_text(encoding="utf-8")
     for word in ('<html lang="el">', "Όλοι οι όροι", "Μαθηματικά εργαλεία"):

@@ -7,7 +7,7 @@ import re
 import nbformat
 import yaml
 
-from glossary import proseout
+from glossary import batchfiles
 
 SLUG = "multi-head-attention"
 
@@ -86,5 +86,5 @@ def test_the_prose_links_attention_and_uses_the_notation(built):
     html = (root / f"site/terms/{SLUG}.html").read_text()
     assert '<a href="attention.html" class="xref">attention head</a>' in html
     assert '<mi mathvariant="normal">softmax</mi>' in html          # \softmax from notation.sty
-    latex = proseout.read_build(root)[SLUG]["latex"]
+    latex = batchfiles.read_build(root)[SLUG]["latex"]
     assert r"\glossaryref{attention}{attention head}" in latex and r"\operatorname{softmax}" in latex

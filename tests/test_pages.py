@@ -16,7 +16,7 @@ import pytest
 import yaml
 from conftest import BIN, REPO, copy_repo
 
-from glossary import demo, pages, prose, proseout
+from glossary import batchfiles, demo, pages, prose
 from glossary.entries import EntryError
 
 
@@ -279,7 +279,7 @@ def test_xrefs_link_the_pages_and_each_lists_who_references_it(built):
         assert targets and set(targets) == set(xref.titles(loaded, slug))
         for target in targets:
             assert (site / "terms" / f"{target}.html").is_file()
-        latex = proseout.read_build(root)[slug]["latex"]
+        latex = batchfiles.read_build(root)[slug]["latex"]
         assert sorted(re.findall(r"\\glossaryref\{([a-z0-9-]+)\}", latex)) == sorted(targets)
         listed = re.search(r'<h2 id="referenced-by"><a class="self" href="#referenced-by">Referenced by</a></h2>\s*'
                            r'<ul class="referenced-by">(.*?)</ul>',

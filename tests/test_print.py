@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 from conftest import REPO, build_elsewhere, build_site, copy_built, copy_repo, snakemake, tree_bytes
 
-from glossary import jsonio, latex, proseout, typeset
+from glossary import batchfiles, jsonio, latex, typeset
 
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
@@ -86,7 +86,7 @@ def test_entry_pdf_holds_headings_final_loss_and_vector_tick_labels(built):
     assert {"print", "book"} <= set(ran)
     pdf = root / "site/terms/attention.pdf"
     text = words(pdftotext(pdf))
-    prose = proseout.read_build(root)["attention"]["latex"]
+    prose = batchfiles.read_build(root)["attention"]["latex"]
     headings = re.findall(r"\\(?:sub)*section\{([^}]*)\}", prose)
     assert headings
     for heading in headings:
@@ -279,7 +279,7 @@ def batch_entry(root, slug, prose=None, title=None):
     `title`, else the slug capitalised)."""
     if prose is None:
         entry = jsonio.read(root / f"results/_entries/{slug}.json")
-        text = typeset.read_sections([str(p) for p in (root / typeset.SECTIONS).parent.glob("*.json")])[slug]
+        text = batchfiles.read_build(root, batchfiles.SECTIONS)[slug]
     else:
         entry = {"slug": slug, "title": title or slug.capitalize(), "path": f"entries/{slug}/entry.md", "line": 1,
                  "key": slug, "body": prose, "figures": []}

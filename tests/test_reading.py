@@ -13,7 +13,7 @@ import pytest
 from conftest import REPO, made_once
 from test_browser import chromium, serve
 
-from glossary import proseout, reading
+from glossary import batchfiles, reading
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 # A term whose name and definition hold markup and script: they must show as text, and run nothing.
@@ -410,7 +410,7 @@ def test_the_first_results_load_the_head_and_the_shards_of_the_query_only(base, 
 def test_the_shards_add_up_to_lunrs_whole_index(catalog, out):
     """reading.assembled_index of the published head and shards is lunr.py's index of the same
     documents: the same tokens, postings and weights (term numbers aside)."""
-    prose = {slug: done["html"] for slug, done in proseout.read_build(out).items()}
+    prose = {slug: done["html"] for slug, done in batchfiles.read_build(out).items()}
     docs = reading.search_documents(catalog, prose, json.loads((out / "results/forms.json").read_text()))
     files = reading.search_files(docs)
     assert files == {p: (out / "site" / p).read_text() for p in reading.search_paths()}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from glossary import assets, catalog, demo, entries, jsonio, layout, pages, prose, proseout, reading
+from glossary import assets, batchfiles, catalog, demo, entries, jsonio, layout, pages, prose, reading
 from glossary.render import render_batch
 
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
@@ -104,7 +104,7 @@ def batch_jobs(smk):
     view = jsonio.read(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
     others = catalog.in_order(view)
     rows = {row["slug"]: row for row in view["entries"]}
-    prose_of = proseout.read(smk.input["prose"])
+    prose_of = batchfiles.read(smk.input["prose"])
     jobs = []
     for i, snapshot in enumerate(smk.input["entries"]):
         entry = jsonio.read(snapshot)

@@ -17,7 +17,7 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from glossary import assets, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading, typeset
+from glossary import assets, batchfiles, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
 from glossary import entries as glossary_entries
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -388,8 +388,8 @@ class Plan:
         return dictionary.book_order(self.dictionary)
 
     def book_sections(self):
-        """The files of every batch's print sections (typeset.sections_path)."""
-        return [typeset.sections_path(b) for b in self.batches]
+        """The files of every batch's print sections (glossary.batchfiles)."""
+        return [batchfiles.sections_path(b) for b in self.batches]
 
     def book_parts(self):
         """The book's parts: each section of the dictionary with the number of its entries (book order)."""

@@ -1,6 +1,6 @@
 """The print edition: each entry typeset as a PDF, and the whole dictionary as one book.
 
-An entry's section (rule section_<batch>, in its batch's results/print/sections/<batch>.json) holds its
+An entry's section (rule section_<batch>, in its batch's file, glossary.batchfiles) holds its
 name, the prose running on after it (pandoc's LaTeX of the same parse as the page's
 HTML, with the run's facts filled in), figures, check lines, its "See also" list and
 its own reference list.  The entry PDF and the book set the same section; each
@@ -24,23 +24,8 @@ from pathlib import Path
 from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages, pdfpages
 from glossary.entries import EntryError
 
-# The print sections of a batch, one file ({slug: section}): a file per entry gave Snakemake a record
-# per entry, each repeating the whole job's input list.
-SECTIONS = "results/print/sections/{batch}.json"
 # Each entry PDF's own document, beside the entry's other results.
 ENTRY_TEX = "results/{slug}/print/entry.tex"
-
-
-def sections_path(batch):
-    return SECTIONS.format(batch=batch)
-
-
-def read_sections(paths):
-    """{slug: section} of these batches' section files."""
-    found = {}
-    for p in [paths] if isinstance(paths, str) else paths:
-        found.update(jsonio.read(p))
-    return found
 
 
 # One environment a process: compiling the templates again for each entry's section and document took
@@ -212,7 +197,8 @@ METHOD = "one run per batch, split by glossary.pdfpages"
 
 def entry_meta(entry, catalog, metas=None):
     """An entry as its section and its PDF set it: with its summary from the catalog view (`catalog`), and
-    its name read as TeX (title_latex) from the prose job's results (`metas`: glossary.proseout's "meta")."""
+    its name read as TeX (title_latex) from the prose job's results (`metas`: each entry's "meta" in its
+    batch's prose file, glossary.batchfiles)."""
     row = next(r for r in catalog["entries"] if r["slug"] == entry["slug"])
     meta = next((m for m in metas or [] if m["slug"] == entry["slug"]), {})
     return dict(entry, summary=row["summary"], title_latex=meta.get("title_latex"), title_text=meta.get("title_text"),

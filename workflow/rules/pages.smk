@@ -8,7 +8,7 @@ for batch, slugs in BATCHES.items():
         name:
             f"page_{batch}"
         input:
-            prose=proseout.path(batch),
+            prose=batchfiles.prose_path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             view=after_catalog(glossary_catalog.view_path(batch)),
             demo=PLAN.batch_page_inputs(slugs),

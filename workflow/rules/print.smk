@@ -31,14 +31,14 @@ for batch, slugs in BATCHES.items():
         name:
             f"section_{batch}"
         input:
-            prose=proseout.path(batch),
+            prose=batchfiles.prose_path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             checks=PLAN.batch_checks(slugs),
             template=repo("templates/print/section.tex.j2"),
             lib=lib("print_sections"),
         output:
-            sections=typeset.sections_path(batch),
+            sections=batchfiles.sections_path(batch),
         log:
             f"logs/section/{batch}.log",
         priority: PRIORITY["book_path"]
@@ -53,8 +53,8 @@ for batch, slugs in BATCHES.items():
         name:
             f"print_{batch}"
         input:
-            sections=typeset.sections_path(batch),
-            prose=proseout.path(batch),
+            sections=batchfiles.sections_path(batch),
+            prose=batchfiles.prose_path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],

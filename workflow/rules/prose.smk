@@ -22,7 +22,7 @@ for batch, slugs in BATCHES.items():
             macros=DICTIONARY["macro_files"],
             lib=lib("prose"),
         output:
-            prose=proseout.path(batch),
+            prose=batchfiles.prose_path(batch),
             markdown=plan.each("markdown", slugs),
         log:
             f"logs/prose/{batch}.log",
@@ -37,7 +37,7 @@ for batch, slugs in BATCHES.items():
 
 checkpoint catalog:
     input:
-        prose=[proseout.path(b) for b in BATCHES],
+        prose=[batchfiles.prose_path(b) for b in BATCHES],
         names=dictionary.NAMES,
         lib=lib("catalog"),
     output:

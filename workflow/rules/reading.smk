@@ -27,7 +27,7 @@ rule section_pages:
 rule search_index:
     input:
         catalog=after_catalog(plan.CATALOG),
-        prose=[proseout.path(b) for b in BATCHES],
+        prose=[batchfiles.prose_path(b) for b in BATCHES],
         # the forms of the names as text (rule forms_text)
         forms=plan.FORMS,
         # a language's stemmer: its word characters and stop words are read from lunr-languages' file
