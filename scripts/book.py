@@ -31,8 +31,8 @@ pdf = Path(out["pdf"])
 typeset.compile_document(out["tex"], pdf, snakemake.log["tex"], [Path(inp["notation"]).parent], params["passes"],
                          params["site_terms"], settled=params["settled"])
 check = params["links"]
-# a dead link names the entry whose section holds it (the sections are this job's inputs)
-holders = sections
+# a dead link names the entry whose section holds it (the first in the book's order)
+holders = {slug: sections[slug] for slug in params["order"]}
 result = links.check(pdf.parent, check["site_url"], check["entries"], files=check["files"], prefix=check["prefix"],
                      outside=check["outside"], only=[pdf.name], holders=holders)
 if result.dead:
