@@ -9,6 +9,8 @@ import subprocess
 import pytest
 from conftest import build_elsewhere, copy_built, copy_repo, snakemake, tree_bytes
 
+from glossary import batchfiles
+
 COMPUTE = {"tokenize", "train", "export_csv"}
 LATEX = {"latex_format", "figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
 
@@ -30,6 +32,23 @@ def test_site_has_every_output(built):
         assert (site / f"terms/attention/figures/{fig}.png").read_bytes()[:4] == b"\x89PNG"
     assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "index"} <= set(ran)
     assert not list(site.rglob(".snakemake*"))
+
+
+def test_each_batch_leaves_one_file_for_the_later_stages(built):
+    """Snakemake keeps a record for each output file, repeating its job's whole input list: the prose and
+    the print sections of a batch are one file each (glossary.batchfiles), beside the published Markdown,
+    so that a batch's records and its readers' inputs do not grow with its entries."""
+    root, _ = built
+    run, _ = snakemake(root, "--summary", "--nolock")
+    outputs = {}
+    for line in run.stdout.splitlines():
+        fields = line.split("\t")
+        if len(fields) == 6 and fields[0] != "output_file":
+            outputs.setdefault(fields[2], set()).add(fields[0])
+    slugs = sorted(p.name for p in (root / "entries").iterdir() if p.is_dir())
+    assert len(slugs) == 2 and set(outputs) >= {"prose_b00", "section_b00"}, sorted(outputs)
+    assert outputs["prose_b00"] == {batchfiles.prose_path("b00"), *(f"results/site/terms/{s}.md" for s in slugs)}
+    assert outputs["section_b00"] == {batchfiles.sections_path("b00")}
 
 
 def test_figures_compiled_from_the_format_look_as_compiled_without_it(built, tmp_path):
