@@ -8,7 +8,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import batchfiles, dictionary, editions, imports, jobenv, latex, plan, reading, snakemake_internals, typeset
+from glossary import batchfiles, dictionary, editions, imports, jobenv, latex, plan, reading
+from glossary import snakemake_internals, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
