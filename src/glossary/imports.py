@@ -34,8 +34,16 @@ def _current_keys():
     kept file may hold (each folder is hashed once per process, on its first write)."""
     folders = _KEPT["folders"]
     for folder in [f for f, keys in folders.items() if keys is None]:
-        folders[folder] = {hashlib.sha256(p.read_bytes()).hexdigest() for p in Path(folder).glob("*.py")}
+        folders[folder] = {_sha256(p) for p in Path(folder).glob("*.py")} - {None}
     return _KEPT["seen"].union(*folders.values())
+
+
+def _sha256(path):
+    """The sha256 of a file's bytes; None for one deleted since its folder was listed."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
 
 
 def _keep(key, names):

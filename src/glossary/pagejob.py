@@ -20,8 +20,6 @@ from glossary.render import render_batch
 # A figure's number in the prose's HTML (glossary.render numbers them; a subfigure's "(a)" is not one):
 # the demo's figures are numbered after them, as the print edition numbers them.
 PROSE_FIGURE = re.compile(r'<span class="figure-label"><strong>[^<(]')
-# The config.yaml values a page shows.
-CONFIG = ("site_title", "colab_prefix")
 
 
 def as_list(value):
@@ -31,15 +29,6 @@ def as_list(value):
 
 def plain(value):
     return str(value) if isinstance(value, str) else [str(v) for v in value]
-
-
-def from_snakemake(smk):
-    """The job Snakemake is running, as plain data."""
-    return {"slug": smk.wildcards["entry"],
-            "input": {k: plain(v) for k, v in smk.input.items()},
-            "params": smk.params["page"],
-            "config": {k: smk.config[k] for k in CONFIG},
-            "output": {k: plain(v) for k, v in smk.output.items()}}
 
 
 def render(job, prose_html):
