@@ -6,8 +6,7 @@ from glossary import batchfiles, jsonio, typeset
 
 sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
-metas = [done["meta"] for done in batchfiles.read(inp["prose"]).values()]
 typeset.print_batch([jsonio.read(p) for p in inp["entries"]], batchfiles.read(inp["sections"]),
                     jsonio.read(inp["catalog"]), list(snakemake.output["pdf"]), snakemake.params,
                     Path(inp["document"]).parent, [Path(inp["notation"]).parent], snakemake.params["cache"],
-                    snakemake.log[0], fmt=inp["fmt"], metas=metas)
+                    snakemake.log[0], fmt=inp["fmt"])

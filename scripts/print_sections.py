@@ -13,6 +13,5 @@ for path in inp["checks"]:
 prose = batchfiles.read(inp["prose"])
 entries = [jsonio.read(p) for p in inp["entries"]]
 sections = typeset.print_sections(entries, [prose[e["slug"]]["latex"] for e in entries], jsonio.read(inp["catalog"]),
-                                  checks, Path(inp["template"]).parent, snakemake.params["words"],
-                                  [done["meta"] for done in prose.values()])
+                                  checks, Path(inp["template"]).parent, snakemake.params["words"])
 batchfiles.write(snakemake.output["sections"], sections)

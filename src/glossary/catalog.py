@@ -45,9 +45,10 @@ VIEWS = "results/views"
 # What a row of an entry shown only as a previous or next one holds: its link's text, its section and
 # its place in the index.
 NEIGHBOUR = ("slug", "title", "title_html", "section", "sort_as")
-# What a print job reads of an entry its "See also" lists: its name, as text or as TeX
-# (glossary.typeset.see_also), and its summary (typeset.print_batch reads every row's).
-LINKED = ("slug", "title", "title_latex", "summary")
+# What a print job reads of an entry its "See also" lists name: its name, as text or as TeX
+# (glossary.typeset.see_also).  Not its summary, which no PDF shows, so that a summary's edit reruns no
+# other batch's sections or PDFs.
+LINKED = ("slug", "title", "title_latex")
 
 
 def view_path(batch):
@@ -74,8 +75,8 @@ def views(catalog, metas, batches):
     batch's pages show with a summary (theirs, "See also", an unquoted "Referenced by"; "entries", in the
     index's order), the rows they show by title alone (a previous or next entry, a quoted referrer;
     "neighbours", NEIGHBOUR's fields: an edit of their summary reruns nothing), the "Referenced by" lists of
-    its entries and the sentences they quote.  A print view holds the batch's own rows and, of the entries
-    their "See also" lists name, LINKED's fields."""
+    its entries and the sentences they quote.  A print view holds LINKED's fields of the batch's entries and
+    of the entries their "See also" lists name."""
     rows = {row["slug"]: row for row in catalog["entries"]}
     sections = {}
     for row in catalog["entries"]:
@@ -101,7 +102,7 @@ def views(catalog, metas, batches):
             "sections": catalog["sections"],
             "referenced_by": {slug: catalog["referenced_by"][slug] for slug in sorted(slugs)},
             "referring": {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}}
-        prints[batch] = {"entries": [row if row["slug"] in slugs else {k: row.get(k) for k in LINKED}
+        prints[batch] = {"entries": [{k: row.get(k) for k in LINKED}
                                      for row in catalog["entries"] if row["slug"] in printed]}
     return pages, prints
 

@@ -195,29 +195,29 @@ def format_source(template_dir, tex_path, babel=""):
 METHOD = "one run per batch, split by glossary.pdfpages"
 
 
-def entry_meta(entry, catalog, metas=None):
-    """An entry as its section and its PDF set it: with its summary from the catalog view (`catalog`), and
-    its name read as TeX (title_latex) from the prose job's results (`metas`: each entry's "meta" in its
-    batch's prose file, glossary.batchfiles)."""
-    row = next(r for r in catalog["entries"] if r["slug"] == entry["slug"])
-    meta = next((m for m in metas or [] if m["slug"] == entry["slug"]), {})
-    return dict(entry, summary=row["summary"], title_latex=meta.get("title_latex"), title_text=meta.get("title_text"),
+def entry_meta(entry, view):
+    """An entry as its section and its PDF set it: with its name as the catalog has it (`view`: its batch's
+    print view, glossary.catalog.views): read as TeX (title_latex) where its reader parsed it, and the
+    summary its source gives (none when it is the prose's first sentence, which the section starts with)."""
+    row = next(r for r in view["entries"] if r["slug"] == entry["slug"])
+    parsed = row.get("title_latex") is not None
+    return dict(entry, title_latex=row.get("title_latex"), title_text=row["title"] if parsed else None,
                 summary_given=entry.get("summary"))
 
 
-def print_sections(entries, proses, catalog, checks, template_dir, words_=None, metas=None):
+def print_sections(entries, proses, catalog, checks, template_dir, words_=None):
     """Rule section_<batch>: {slug: its print section} of each entry, which its PDF and the book set (so
-    the book need not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog` gives the
-    titles of the entries each "See also" list links to."""
-    return {entry["slug"]: section(entry["slug"], entry_meta(entry, catalog, metas), prose_tex,
+    the book need not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog`: the batch's
+    print view, which gives the entries' names and those of the entries each "See also" list links to."""
+    return {entry["slug"]: section(entry["slug"], entry_meta(entry, catalog), prose_tex,
                                    check_lines(checks.get(entry["slug"], [])), template_dir,
                                    see_also(entry.get("see_also", []), catalog), words_)
             for entry, prose_tex in zip(entries, proses)}
 
 
-def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None,
-                metas=None):
-    """Rule print_<batch>: each entry's PDF, from its section (`sections`: {slug: section}, print_sections).
+def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None):
+    """Rule print_<batch>: each entry's PDF, from its section (`sections`: {slug: section}, print_sections)
+    under its name (`catalog`: the batch's print view).
     A PDF is kept in `cache` under the key of everything it is made of (its own document, entry.tex, the
     figures it includes, the packages), so that a batch that reruns compiles only the entries whose PDF
     would change: all of them in one pdflatex run (compile_entries).  Raises EntryError naming each entry
@@ -232,7 +232,7 @@ def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, pack
         text = sections[slug]
         tex_path = Path(ENTRY_TEX.format(slug=slug))
         tex_path.parent.mkdir(parents=True, exist_ok=True)
-        fields = entry_fields(text, entry_meta(entry, catalog, metas), params["site"], params["site_url"])
+        fields = entry_fields(text, entry_meta(entry, catalog), params["site"], params["site_url"])
         document = print_document([fields], params["site"], params["site_url"], template_dir,
                                   params.get("babel", ""), params.get("words"))
         tex_path.write_text(document, encoding="utf-8")

@@ -54,7 +54,6 @@ for batch, slugs in BATCHES.items():
             f"print_{batch}"
         input:
             sections=batchfiles.sections_path(batch),
-            prose=batchfiles.prose_path(batch),
             entries=[dictionary.snapshot_path(s) for s in slugs],
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
