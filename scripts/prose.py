@@ -25,7 +25,7 @@ context = {
     "references": jsonio.read(inp["references"][0]) if inp["references"] else {},
 }
 # the code the outputs depend on besides the entries: a change of it converts every entry again
-context["code"] = hashlib.sha256(b"".join(Path(p).read_bytes() for p in inp["lib"])).hexdigest()
+context["code"] = hashlib.sha256(Path(inp["lib"]).read_bytes()).hexdigest()
 results = render.render_batch(entries, facts, context, cache=snakemake.params["cache"])
 batch = {}
 for i, entry in enumerate(entries):

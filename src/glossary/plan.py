@@ -29,6 +29,8 @@ LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
+# Each script's library input (Plan.lib); "_": no entry slug, so no per-entry rule claims these files.
+LIBS = "results/_lib"
 # The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
 ENTRY_FILES = {
     "page": f"{STAGED}/terms/{{slug}}.html",
@@ -272,12 +274,14 @@ class Plan:
         return Path.cwd().resolve() == self.repo.resolve()
 
     def lib(self, script):
-        """The shared package's modules that scripts/<script>.py imports, directly or not (inputs, so an
-        edit of any of them reruns the rule's jobs)."""
-        found = imports.closure(str(self.repo / f"scripts/{script}.py"), str(assets.src_of(self.repo)))
-        # an installed package's modules lie beside its copy of the repository's files, not under it
-        return [self.repo_file(str(Path(p).relative_to(self.repo))) if Path(p).is_relative_to(self.repo) else p
-                for p in found]
+        """The one input that stands for the shared package's modules scripts/<script>.py imports, directly
+        or not: results/_lib/<script>.json names each with the sha256 of its bytes and is rewritten only
+        when one changes, so an edit of any of them reruns the rule's jobs.  One file, not the modules
+        themselves: Snakemake's record of each output file repeats all its job's inputs."""
+        path = Path(LIBS) / f"{script}.json"
+        found = imports.digest(str(self.repo / f"scripts/{script}.py"), str(assets.src_of(self.repo)))
+        dictionary.write_if_changed(path, jsonio.dumps(found))
+        return str(path)
 
     # --- an entry's demo and figures ---------------------------------------------------------------
 
