@@ -2,6 +2,7 @@
 Snakemake that is installed: what it touches is there, and it says so loudly when it is not."""
 import threading
 import types
+from pathlib import Path
 
 import pytest
 
@@ -146,6 +147,36 @@ def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeyp
     assert read[-2:] == ["k1", "k1"] and len(read) == 503
 
 
+def test_records_are_written_in_one_call_with_the_same_text(monkeypatch, tmp_path):
+    """records_encoded_in_one_call: FilePersistence._io_write writes a record through json.dumps (the C
+    encoder, one call) and the file holds what json.dump wrote."""
+    import io
+    import json
+
+    from snakemake.persistence import file as persistence_file
+    monkeypatch.setattr(persistence_file, "json", json)
+    assert internals.records_encoded_in_one_call() is True
+    assert internals.records_encoded_in_one_call() is False
+    record = {"rule": "page_b00", "input": [f"results/_entries/{i}.json" for i in range(50)],
+              "input_checksums": {f"results/{i}": "ab" * 32 for i in range(50)}, "params": ["é", None, 1.5],
+              "incomplete": False}
+    stand_in = types.SimpleNamespace(_record_path=lambda subject, key: str(Path(subject) / key))
+    calls = []
+    monkeypatch.setattr(json, "dumps", lambda *a, _dumps=json.dumps, **k: calls.append(1) or _dumps(*a, **k))
+    persistence_file.FilePersistence._io_write(stand_in, str(tmp_path), record, "rec")
+    expected = io.StringIO()
+    json.dump(record, expected)
+    assert (tmp_path / "rec").read_text() == expected.getvalue() and calls == [1]
+    assert persistence_file.json.load is json.load and persistence_file.json.JSONDecodeError is json.JSONDecodeError
+
+
+def test_a_moved_record_writer_fails_loudly(monkeypatch):
+    from snakemake.persistence import file as persistence_file
+    monkeypatch.delattr(persistence_file, "json")
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="snakemake.persistence.file.json"):
+        internals.records_encoded_in_one_call()
+
+
 def test_producers_found_by_set_plan_the_same_jobs(tmp_path):
     """constant_outputs_as_a_set, installed by a Snakefile as common.smk does: the same jobs, for outputs
     with and without wildcards, as Snakemake's own Rule.is_producer."""
@@ -153,7 +184,6 @@ def test_producers_found_by_set_plan_the_same_jobs(tmp_path):
     import re
     import subprocess
     import sys
-    from pathlib import Path
     (tmp_path / "Snakefile").write_text(
         "import os\n"
         "if os.environ.get('BY_SET'):\n"

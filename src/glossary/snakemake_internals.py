@@ -8,7 +8,9 @@ against the installed Snakemake.  Nothing else in the project touches Snakemake'
 """
 import contextvars
 import functools
+import json
 import threading
+import types
 
 # The rate limit Snakemake's command line always sets (--max-jobs-per-timespan 100/1s).
 DEFAULT_RATE_LIMIT = (100, 1)
@@ -135,6 +137,32 @@ def unbounded_metadata_cache():
     FilePersistence._read_record_cached = functools.lru_cache(maxsize=None)(read)
     FilePersistence._write_record = written
     FilePersistence._delete_record = deleted
+    return True
+
+
+def records_encoded_in_one_call():
+    """Write each metadata record with json.dumps, not json.dump.
+
+    FilePersistence._io_write writes a record with json.dump, which always takes the json module's
+    Python encoder, chunk by chunk; json.dumps takes its C encoder and gives the same text.  A build
+    writes one record per output file (2,159 for the real dictionary), each listing its job's inputs
+    and their checksums: the Python encoder was half of the time Snakemake spent recording finished
+    jobs.  Returns True when installed."""
+    from snakemake.persistence import file as persistence_file
+    module = _attribute(persistence_file, "json", "snakemake.persistence.file")
+    _attribute(persistence_file.FilePersistence, "_io_write", "snakemake.persistence.file.FilePersistence")
+    if getattr(module, "one_call", False):
+        return False
+    if module is not json:
+        raise SnakemakeInternalsChanged("snakemake.persistence.file.json is not the json module any more: "
+                                        "glossary.snakemake_internals needs updating")
+
+    def dump(obj, fp, **kwargs):
+        fp.write(json.dumps(obj, **kwargs))
+
+    shim = types.ModuleType("json")
+    shim.__dict__.update({k: v for k, v in vars(json).items() if not k.startswith("__")}, dump=dump, one_call=True)
+    persistence_file.json = shim
     return True
 
 

@@ -66,6 +66,7 @@ LANGUAGE_SCRIPT = PLAN.language_script
 # of every input
 snakemake_internals.unbounded_metadata_cache()
 snakemake_internals.constant_outputs_as_a_set()
+snakemake_internals.records_encoded_in_one_call()
 # before a remote executor's first status check (a local run has none)
 snakemake_internals.status_checks_at_most_the_setting()
 
