@@ -428,6 +428,25 @@ def test_the_shards_add_up_to_lunrs_whole_index(catalog, out):
     assert all(t.startswith(k) or k in "0_" for k, postings in shards.items() for t in postings)
 
 
+def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monkeypatch):
+    """The build's search job left each entry's prose as text by its HTML (reading.keep_texts); with them,
+    an edited entry's prose alone is parsed again, the documents are those made from nothing, and the
+    texts kept are the present prose's only."""
+    prose = {slug: done["html"] for slug, done in batchfiles.read_build(out).items()}
+    kept = reading.texts_kept(out / "results/cache/search-text.json")
+    assert len(kept) == len(set(prose.values())) > 10
+    edited = dict(prose, feature=prose["feature"].replace("</p>", " gathered anew</p>", 1))
+    fresh = reading.search_documents(catalog, edited, {})
+    parsed = []
+    text_of = reading.text_of
+    monkeypatch.setattr(reading, "text_of", lambda h: parsed.append(h) or text_of(h))
+    texts = dict(kept)
+    assert reading.search_documents(catalog, edited, {}, texts) == fresh
+    assert [h for h in parsed if "gathered anew" in h] == [edited["feature"]]
+    assert len([h for h in parsed if h in set(edited.values())]) == 1      # the summaries aside
+    assert len(texts) == len(set(edited.values())) and "gathered anew" in " ".join(texts.values())
+
+
 def test_index_and_previews_are_pure_functions(catalog, site):
     prose = {r["slug"]: "<p>A <math><mi>x</mi></math> word.</p>" for r in catalog["entries"]}
     docs = reading.search_documents(catalog, prose, {})

@@ -7,9 +7,11 @@ The search index and the previews are published as .js files that assign one glo
 <script> element loads them from file:// as well as over http, where a fetch() of a JSON file
 fails from disk).  Everything is a pure function of the catalog and the prose: sorted, no clock,
 no absolute paths, so two builds write the same bytes."""
+import hashlib
 import html
 import json
 import math
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -140,9 +142,19 @@ def shortened(text, limit=160):
 
 # --- the search --------------------------------------------------------------------------------------
 
-def search_documents(catalog, prose, forms):
-    """One document per entry, in the index's order: prose {slug: HTML}, forms {slug: {...}}."""
+def search_documents(catalog, prose, forms, texts=None):
+    """One document per entry, in the index's order: prose {slug: HTML}, forms {slug: {...}}.  `texts`:
+    {sha256 of an entry's prose HTML: its text_of}, as the last search job left them (texts_kept), so that
+    only the prose that changed is parsed again; it is left holding this dictionary's prose alone."""
     titles = section_titles(catalog["sections"])
+    kept, texts = dict(texts or {}), {} if texts is None else texts
+    texts.clear()
+
+    def body(slug):
+        prose_html = prose.get(slug, "")
+        key = hashlib.sha256(prose_html.encode("utf-8")).hexdigest()
+        texts[key] = kept[key] if key in kept else text_of(prose_html)
+        return texts[key]
     docs = []
     for row in catalog["entries"]:
         slug = row["slug"]
@@ -154,9 +166,30 @@ def search_documents(catalog, prose, forms):
                      "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
                      # the summary as text (glossary.plaintext: a formula as its characters)
                      "shown": shortened(" ".join((row["summary"] or "").split())),
-                     "body": text_of(prose.get(slug, "")),
+                     "body": body(slug),
                      "section": titles.get(row["section"], row["section"])})
     return docs
+
+
+# The code the kept texts were made by: another text_of parses everything again.
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def texts_kept(path):
+    """search_documents' `texts` as the last search job of this code left them in `path` ({} when none)."""
+    try:
+        kept = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):       # none yet, or a job killed while it wrote (before os.replace)
+        return {}
+    return kept["texts"] if kept.get("code") == _CODE else {}
+
+
+def keep_texts(path, texts):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps({"code": _CODE, "texts": texts}, sort_keys=True), encoding="utf-8")
+    os.replace(partial, path)
 
 
 def language_file(lang):

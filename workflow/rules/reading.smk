@@ -40,6 +40,8 @@ rule search_index:
         "logs/reading/search_index.log",
     params:
         lang=EDITION["lang"],
+        # each entry's prose as text, by the sha256 of its HTML (glossary.reading.texts_kept)
+        cache="results/cache/search-text.json",
     message:
         "the search index of the terms (lunr), in {} shards".format(len(reading.SHARDS))
     script:
