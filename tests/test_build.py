@@ -30,7 +30,7 @@ def test_site_has_every_output(built):
         assert "Type 1" in fonts and "Type 3" not in fonts, fonts      # outlines, not bitmaps
         assert (site / f"terms/attention/figures/{fig}.svg").read_text().lstrip().startswith("<?xml")
         assert (site / f"terms/attention/figures/{fig}.png").read_bytes()[:4] == b"\x89PNG"
-    assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "index"} <= set(ran)
+    assert COMPUTE | LATEX | {"preview", "notebook", "publish_demo", "page", "catalog_pages"} <= set(ran)
     assert not list(site.rglob(".snakemake*"))
 
 

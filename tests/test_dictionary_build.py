@@ -730,7 +730,7 @@ def edited_after_the_summary(tmp_path_factory):
 def test_an_edit_past_the_summary_reruns_nothing_that_reads_only_the_catalog(edited_after_the_summary):
     ran, before, after = edited_after_the_summary
     assert {"prose", "catalog", "page", "print", "book"} <= set(ran)
-    assert not {"index", "terms_json", "llms_txt", "pictures"} & set(ran), ran
+    assert not {"catalog_pages", "pictures"} & set(ran), ran
     assert "values are gathered" in after["terms/feature.html"].decode()
     assert after["index.html"] == before["index.html"] and after["terms.json"] == before["terms.json"]
 
@@ -774,7 +774,7 @@ def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(ed
     batches = {name for name in ran if re.search(r"_b\d+$", name)}
     assert batches == {"prose_b00", "page_b00", "section_b00", "print_b00", "page_b04"}, ran
     assert "catalog" in ran
-    assert not {"index", "terms_json", "llms_txt", "section_pages", "previews"} & set(ran), ran
+    assert "catalog_pages" not in ran, ran
     page = after["terms/vector.html"].decode()
     page = page[page.index('<h2 id="referenced-by">'):]
     quoted = page[page.index('<a href="feature.html">'):]
@@ -794,9 +794,9 @@ def edited_in_a_first_sentence(tmp_path_factory):
 
 
 def test_a_first_sentence_edit_reruns_only_the_page_batches_that_show_it(edited_in_a_first_sentence):
-    """Pages and PDFs read their batch's view of the catalog, not the catalog: a summary edited reruns
-    the page batches with a page that shows it, not every batch, in one Snakemake run; the index and
-    the feeds, which show every summary, rerun."""
+    """Pages and sections read their batch's view of the catalog, not the catalog: a summary edited reruns
+    the page batches with a page that shows it, not every batch, and its own batch's sections and PDFs, in
+    one Snakemake run; the index and the feeds, which show every summary, rerun."""
     ran, before, after, events = edited_in_a_first_sentence
     assert snakemake_runs(events) == 1
     pages = page_batches(events)
@@ -807,7 +807,9 @@ def test_a_first_sentence_edit_reruns_only_the_page_batches_that_show_it(edited_
     assert {n for n in changed if n.startswith("terms/")} <= set().union(*pages.values())
     assert len(pages) < 5, pages
     assert "prose_b02" in ran and not any(name.startswith("prose_") and name != "prose_b02" for name in ran), ran
-    assert {"index", "terms_json", "llms_txt"} <= set(ran)
+    # no PDF shows another term's summary: only norm's own batch sets its sections and PDFs again
+    assert {n for n in ran if n.startswith(("section_", "print_b"))} == {"section_b02", "print_b02"}, ran
+    assert "catalog_pages" in ran
     assert after["index.html"] != before["index.html"]
 
 

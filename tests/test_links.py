@@ -222,10 +222,11 @@ def test_dead_addresses_in_terms_json_sitemap_and_llms_txt(repo):
     (site / "llms.txt").write_text((site / "llms.txt").read_text().replace("#top", "#bottom"))
     assert dead_lines(repo) == [
         "llms.txt: dead link 'https://dictionaryofml.org/terms/beta.html#bottom': no id 'bottom' in "
-        "terms/beta.html (written by scripts/llms_txt.py)",
+        "terms/beta.html (written by scripts/catalog_pages.py)",
         "sitemap.xml: dead link 'https://dictionaryofml.org/terms/alpha.htm': no file terms/alpha.htm in the "
         "site (written by scripts/sitemap.py)",
-        "terms.json: dead link 'terms/alfa.py': no file terms/alfa.py in the site (written by scripts/terms_json.py)"]
+        "terms.json: dead link 'terms/alfa.py': no file terms/alfa.py in the site "
+        "(written by scripts/catalog_pages.py)"]
 
 
 def test_a_folder_link_needs_its_index(repo):

@@ -141,4 +141,4 @@ def test_what_the_catalog_writes_is_read_after_it_ran():
             if re.search(r"plan\.CATALOG|view_path\(", line):
                 assert "=after_catalog(" in line.replace(" ", ""), f"{path.name}: {line.strip()}"
                 readers += 1
-    assert readers >= 9     # the page and print batches, the index, the feeds, the reading rules
+    assert readers >= 5     # the page, section and print batches, catalog_pages, the search index

@@ -43,8 +43,8 @@ SITEMAP_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
 TEMPLATE_ATTR = re.compile(r"\b(?:href|src)=\"([^\"]*)\"")
 JINJA = re.compile(r"({{.*?}}|{%.*?%})")
 # The site's text files with addresses, and the script of the rule that writes each.
-TEXT_FILES = {"terms.json": "scripts/terms_json.py", "sitemap.xml": "scripts/sitemap.py",
-              "llms.txt": "scripts/llms_txt.py"}
+TEXT_FILES = {"terms.json": "scripts/catalog_pages.py", "sitemap.xml": "scripts/sitemap.py",
+              "llms.txt": "scripts/catalog_pages.py"}
 ENTRY_FILE = re.compile(r"^terms/([a-z0-9-]+)(?:\.[a-z]+$|/)")
 
 

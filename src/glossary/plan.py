@@ -29,6 +29,8 @@ LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
+# Every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt.
+METAS = "results/metas.json"
 # Each script's library input (Plan.lib); "_": no entry slug, so no per-entry rule claims these files.
 LIBS = "results/_lib"
 # The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
@@ -252,6 +254,8 @@ class Plan:
         only when they change: the batch jobs' inputs, so an edit reruns exactly the batches it touches."""
         for entry in self.entries.values():
             dictionary.snapshot(entry, folder)
+        dictionary.write_if_changed(Path(folder) / METAS, jsonio.dumps(
+            {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}))
         dictionary.write_names(self.dictionary, folder)
 
     @cached_property

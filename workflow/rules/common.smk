@@ -166,7 +166,3 @@ def after_catalog(path):
         return path
 
     return written
-
-
-def all_metas(wildcards=None):
-    return {slug: glossary_entries.front_matter(e) for slug, e in ENTRIES.items()}

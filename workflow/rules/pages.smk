@@ -1,5 +1,6 @@
-# Stage 4: the HTML pages (by the batches of prose.smk), the index, the stylesheet (with the code
-# colours), the favicon, the machine-readable terms.json and sitemap.xml, and build-info.json.
+# Stage 4: the HTML pages (by the batches of prose.smk); what is made of the catalog alone (the index,
+# the section and abbreviations pages, terms.json, llms.txt, previews.js); the stylesheet (with the code
+# colours), the favicon, sitemap.xml and build-info.json.
 
 
 for batch, slugs in BATCHES.items():
@@ -47,41 +48,37 @@ rule notation:
         "cp {input.sty} {output.sty} 2> {log}"
 
 
-rule llms_txt:
+rule catalog_pages:
     input:
         catalog=after_catalog(plan.CATALOG),
-        lib=lib("llms_txt"),
-    output:
-        txt="results/site/llms.txt",
-    log:
-        "logs/llms_txt/llms_txt.log",
-    params:
-        metas=all_metas,
-        site=SITE,
-    message:
-        "llms.txt"
-    script:
-        "../../scripts/llms_txt.py"
-
-
-rule index:
-    input:
-        catalog=after_catalog(plan.CATALOG),
-        template=repo("templates/index.html.j2"),
+        # every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt
+        metas=plan.METAS,
+        forms=plan.FORMS,
+        index=repo("templates/index.html.j2"),
+        section=repo("templates/section.html.j2"),
+        abbreviations=repo("templates/abbreviations.html.j2"),
         base=repo("templates/base.html.j2"),
         edition=editions.VIEW,
-        lib=lib("index"),
+        lib=lib("catalog_pages"),
     output:
-        html="results/site/index.html",
+        index="results/site/index.html",
+        sections=[f"results/site/sections/{s}.html" for s in PLAN.reading_sections()],
+        abbreviations=["results/site/abbreviations.html"] if PLAN.abbreviations_page else [],
+        terms_json="results/site/terms.json",
+        llms_txt="results/site/llms.txt",
+        previews="results/site/previews.js",
     log:
-        "logs/index/index.log",
+        "logs/catalog_pages/catalog_pages.log",
     params:
         site_title=DICTIONARY["title"],
         site=SITE,
+        # terms.json's URLs relative to the site's root: the site works under any prefix
+        base_url="",
+        site_url=BASE_URL,
     message:
-        "index of the terms"
+        "the index, section and abbreviations pages, terms.json, llms.txt, previews.js"
     script:
-        "../../scripts/index.py"
+        "../../scripts/catalog_pages.py"
 
 
 rule stylesheet:
@@ -110,27 +107,6 @@ rule favicon:
         "favicon"
     script:
         "../../scripts/favicon.py"
-
-
-rule terms_json:
-    input:
-        catalog=after_catalog(plan.CATALOG),
-        forms=plan.FORMS,
-        lib=lib("terms_json"),
-    output:
-        json="results/site/terms.json",
-    log:
-        "logs/terms_json/terms_json.log",
-    params:
-        metas=all_metas,
-        # relative to the site's root: the site works under any prefix
-        base_url="",
-        site_url=BASE_URL,
-        site=SITE,
-    message:
-        "terms.json"
-    script:
-        "../../scripts/terms_json.py"
 
 
 rule sitemap:

@@ -1,27 +1,8 @@
-# Reading a large dictionary: a page for each section, the full-text search (a lunr index built
-# here, and the vendored lunr.js), the previews of cross-references and the script that shows
-# them (glossary.reading), the notation and abbreviations pages (glossary.notation); docs/reading.md.
-# Included before the link check, which reads them.
-
-
-rule section_pages:
-    input:
-        catalog=after_catalog(plan.CATALOG),
-        template=repo("templates/section.html.j2"),
-        base=repo("templates/base.html.j2"),
-        edition=editions.VIEW,
-        lib=lib("section_pages"),
-    output:
-        html=[f"results/site/sections/{s}.html" for s in PLAN.reading_sections()],
-    log:
-        "logs/reading/sections.log",
-    params:
-        site_title=DICTIONARY["title"],
-        site=SITE,
-    message:
-        "a page for each of the {} sections".format(len(PLAN.reading_sections()))
-    script:
-        "../../scripts/section_pages.py"
+# Reading a large dictionary: the full-text search (a lunr index built here, and the vendored
+# lunr.js), the script that shows the previews of cross-references (glossary.reading) and the
+# notation page (glossary.notation); docs/reading.md.  The section and abbreviations pages and
+# previews.js are made of the catalog alone, by rule catalog_pages (pages.smk).  Included before
+# the link check, which reads them.
 
 
 rule search_index:
@@ -63,20 +44,6 @@ if LANGUAGE_SCRIPT:
             "the search's stemmer of the edition's language (lunr-languages)"
         shell:
             "(cp {input.support} {output.support} && cp {input.language} {output.language}) 2> {log}"
-
-
-rule previews:
-    input:
-        catalog=after_catalog(plan.CATALOG),
-        lib=lib("previews"),
-    output:
-        js="results/site/previews.js",
-    log:
-        "logs/reading/previews.log",
-    message:
-        "the previews of cross-references"
-    script:
-        "../../scripts/previews.py"
 
 
 rule reading_scripts:
@@ -134,26 +101,3 @@ if PLAN.notation_page:
             "the notation page"
         script:
             "../../scripts/notation_page.py"
-
-
-if PLAN.abbreviations_page:
-
-    rule abbreviations_page:
-        input:
-            catalog=after_catalog(plan.CATALOG),
-            forms=plan.FORMS,
-            template=repo("templates/abbreviations.html.j2"),
-            base=repo("templates/base.html.j2"),
-            edition=editions.VIEW,
-            lib=lib("abbreviations_page"),
-        output:
-            html="results/site/abbreviations.html",
-        log:
-            "logs/reading/abbreviations.log",
-        params:
-            site_title=DICTIONARY["title"],
-            site=SITE,
-        message:
-            "the abbreviations page"
-        script:
-            "../../scripts/abbreviations_page.py"
