@@ -6,7 +6,7 @@ from glossary import batchfiles, jsonio, typeset
 
 sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
-typeset.print_batch([jsonio.read(p) for p in inp["entries"]], batchfiles.read(inp["sections"]),
+typeset.print_batch(batchfiles.read_entries(inp["entries"]), batchfiles.read(inp["sections"]),
                     jsonio.read(inp["catalog"]), list(snakemake.output["pdf"]), snakemake.params,
                     Path(inp["document"]).parent, [Path(inp["notation"]).parent], snakemake.params["cache"],
                     snakemake.log[0], fmt=inp["fmt"])

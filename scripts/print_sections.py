@@ -11,7 +11,7 @@ checks = {}
 for path in inp["checks"]:
     checks.setdefault(Path(path).parents[1].name, []).append(path)
 prose = batchfiles.read(inp["prose"])
-entries = [jsonio.read(p) for p in inp["entries"]]
+entries = batchfiles.read_entries(inp["entries"])
 sections = typeset.print_sections(entries, [prose[e["slug"]]["latex"] for e in entries], jsonio.read(inp["catalog"]),
                                   checks, Path(inp["template"]).parent, snakemake.params["words"])
 batchfiles.write(snakemake.output["sections"], sections)

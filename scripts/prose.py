@@ -11,7 +11,7 @@ from glossary import batchfiles, jsonio, prose, render
 sys.stderr = open(snakemake.log[0], "w")
 inp, out = snakemake.input, snakemake.output
 names = jsonio.read(inp["names"])
-entries = [jsonio.read(p) for p in inp["entries"]]
+entries = batchfiles.read_entries(inp["entries"])
 facts = {}
 for path in inp["facts"]:
     facts.setdefault(Path(path).parents[1].name, {}).update(jsonio.read(path))

@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from glossary import editions, jsonio, model
+from glossary import batchfiles, editions, jsonio, model
 from glossary import entries as glossary_entries
 from glossary.errors import EntryError, Mistake, Mistakes, mistakes_of
 from glossary.layout import title_order
@@ -348,9 +348,20 @@ def snapshot_path(slug):
 
 
 def snapshot(entry, folder="."):
-    """results/_entries/<slug>.json: the entry's model as the jobs read it; rewritten only when its
-    content changed, so that Snakemake reruns the jobs of this entry's batch and no others."""
-    return write_if_changed(Path(folder) / snapshot_path(entry["slug"]), jsonio.dumps(entry))
+    """results/_entries/<slug>.json: the entry's model as the jobs read it, rewritten only when its
+    content changed; returns the sha256 of its text (batch_snapshots)."""
+    text = jsonio.dumps(entry)
+    write_if_changed(Path(folder) / snapshot_path(entry["slug"]), text)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def batch_snapshots(batch, slugs, digests, folder="."):
+    """The batch's entries file (glossary.batchfiles.ENTRIES): its entries in its order, each with its
+    snapshot's path and sha256 (`digests`: snapshot()'s), rewritten only when one of them changed.  The
+    batch jobs' one input for their entries, so that an edit reruns the jobs of its entry's batch and no
+    others, and Snakemake's record of each output no longer lists every snapshot of the batch."""
+    rows = [{"slug": s, "path": snapshot_path(s), "sha256": digests[s]} for s in slugs]
+    return write_if_changed(Path(folder) / batchfiles.entries_path(batch), jsonio.dumps(rows))
 
 
 def write_if_changed(path, text):

@@ -95,8 +95,7 @@ def batch_jobs(smk):
     rows = {row["slug"]: row for row in view["entries"]}
     prose_of = batchfiles.read(smk.input["prose"])
     jobs = []
-    for i, snapshot in enumerate(smk.input["entries"]):
-        entry = jsonio.read(snapshot)
+    for i, entry in enumerate(batchfiles.read_entries(smk.input["entries"])):
         slug = entry["slug"]
         inp = {"template": smk.input["template"], "base": smk.input["base"], "edition": smk.input["edition"]}
         if "demo" in entry:

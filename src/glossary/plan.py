@@ -252,8 +252,9 @@ class Plan:
     def write_snapshots(self, folder="."):
         """Each entry's model, and the names and labels every entry may refer to, as files rewritten
         only when they change: the batch jobs' inputs, so an edit reruns exactly the batches it touches."""
-        for entry in self.entries.values():
-            dictionary.snapshot(entry, folder)
+        digests = {slug: dictionary.snapshot(entry, folder) for slug, entry in self.entries.items()}
+        for batch, slugs in self.batches.items():
+            dictionary.batch_snapshots(batch, slugs, digests, folder)
         dictionary.write_if_changed(Path(folder) / METAS, jsonio.dumps(
             {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}))
         dictionary.write_names(self.dictionary, folder)

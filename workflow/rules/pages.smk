@@ -10,7 +10,7 @@ for batch, slugs in BATCHES.items():
             f"page_{batch}"
         input:
             prose=batchfiles.prose_path(batch),
-            entries=[dictionary.snapshot_path(s) for s in slugs],
+            entries=batchfiles.entries_path(batch),
             view=after_catalog(glossary_catalog.view_path(batch)),
             demo=PLAN.batch_page_inputs(slugs),
             pictures=PLAN.picture_files(slugs, exts=("svg",)),

@@ -32,7 +32,7 @@ for batch, slugs in BATCHES.items():
             f"section_{batch}"
         input:
             prose=batchfiles.prose_path(batch),
-            entries=[dictionary.snapshot_path(s) for s in slugs],
+            entries=batchfiles.entries_path(batch),
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             checks=PLAN.batch_checks(slugs),
             template=repo("templates/print/section.tex.j2"),
@@ -54,7 +54,7 @@ for batch, slugs in BATCHES.items():
             f"print_{batch}"
         input:
             sections=batchfiles.sections_path(batch),
-            entries=[dictionary.snapshot_path(s) for s in slugs],
+            entries=batchfiles.entries_path(batch),
             catalog=after_catalog(glossary_catalog.print_view_path(batch)),
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
             pictures=PLAN.picture_files(slugs, exts=("pdf",)),

@@ -1,8 +1,8 @@
 # Stage 4: every entry's prose as HTML, LaTeX and Markdown, by batches of entries (a job per entry
 # per stage costs more than its work at hundreds of entries), then the catalog of all of them and
-# the cited records.  A batch's inputs are its entries' snapshots (results/_entries/<slug>.json,
-# rewritten only when an entry changes) and the names they may refer to (results/names.json), so an
-# edit reruns the batches it touches; inside a batch each entry's result is keyed on its content
+# the cited records.  A batch's inputs are its entries file (results/_entries/_batches/<batch>.json,
+# naming each entry's snapshot with its sha256, rewritten only when one of them changes) and the names
+# they may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each entry's result is keyed on its content
 # (glossary.dictionary.content_key), so only what changed is redone.  Outputs are the same
 # per-entry files as ever: the preview and the publish step see no batches.  The batches' pictures
 # are figures.smk's, their pages pages.smk's, their print sections print.smk's.
@@ -14,7 +14,7 @@ for batch, slugs in BATCHES.items():
         name:
             f"prose_{batch}"
         input:
-            entries=[dictionary.snapshot_path(s) for s in slugs],
+            entries=batchfiles.entries_path(batch),
             names=dictionary.NAMES,
             references=REFERENCES,
             facts=PLAN.batch_facts(slugs),
