@@ -129,7 +129,7 @@ class TexSources:
         return found + sorted({Path(folder) for folder, _ in self.roots[1:]})
 
     def files(self):
-        return [Path(folder) / rel for folder, names in self.roots for rel in stamp.files(folder, names)]
+        return [Path(folder) / rel for folder, names in self.roots for rel, _ in stamp.files(folder, names)]
 
     def snapshot(self):
         """(hashes, the dictionary's reading) as a build starting now sees them; the reading is None when

@@ -31,17 +31,30 @@ LEFT_OUT = {"__pycache__", ".git"}     # caches of Python, git's records
 
 
 def walk(folder):
-    """The files under `folder` as paths joined to it, but those of a build's folder below it (one
-    holding plan.LOCK: the `glossary` command's _build/ inside the dictionary's folder), which are the
-    build's, not its sources, and LEFT_OUT.  Strings, not pathlib: a no-op walks every file of site/."""
-    for top, folders, names in os.walk(folder):
-        folders[:] = [f for f in folders if f not in LEFT_OUT and not os.path.isfile(os.path.join(top, f, LOCK))]
-        yield from (os.path.join(top, name) for name in names if name not in LEFT_OUT)
+    """(path joined to `folder`, its stat) of each file under `folder`, but those of a build's folder below
+    it (one holding plan.LOCK: the `glossary` command's _build/ inside the dictionary's folder), which are
+    the build's, not its sources, and LEFT_OUT.  Strings and os.scandir, not pathlib: a no-op walks every
+    file of site/, and a directory entry tells a file from a folder without a stat of its own."""
+    todo = [folder]
+    while todo:
+        top = todo.pop()
+        try:
+            listed = list(os.scandir(top))
+        except OSError:         # gone, or not a folder: as os.walk, nothing
+            continue
+        for entry in listed:
+            if entry.name in LEFT_OUT:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if not os.path.isfile(os.path.join(entry.path, LOCK)):
+                    todo.append(entry.path)
+            elif entry.is_file():
+                yield entry.path, entry.stat()
 
 
 def files(root, names):
-    """The files under root/name for each name, relative (with /), sorted; caches of Python and git's
-    records, and builds' folders, left out."""
+    """[(path, its stat)] of the files under root/name for each name, paths relative (with /), sorted;
+    caches of Python and git's records, and builds' folders, left out."""
     root = os.fspath(root)
     prefix = os.path.join(root, "")     # each walked path starts with it: cut, not os.path.relpath (slow)
     found = []
@@ -49,10 +62,10 @@ def files(root, names):
         path = os.path.join(root, name)
         if os.path.isfile(path):
             if not LEFT_OUT & set(Path(name).parts):
-                found.append(Path(name).as_posix())
+                found.append((Path(name).as_posix(), os.stat(path)))
             continue
-        found += [p[len(prefix):].replace(os.sep, "/") for p in walk(path) if os.path.isfile(p)]
-    return sorted(found)
+        found += [(p[len(prefix):].replace(os.sep, "/"), st) for p, st in walk(path)]
+    return sorted(found, key=lambda pair: pair[0])
 
 
 class Hashed(dict):
@@ -82,9 +95,8 @@ def hashes(root, names, known=None):
     modification time and inode are those `known` gives (an earlier Hashed) keeps its hash, unless it was
     modified less than a second before that hash was taken."""
     found, stats, taken, read = {}, {}, time.time_ns(), 0
-    for rel in files(root, names):
+    for rel, st in files(root, names):
         path = os.path.join(root, rel)
-        st = os.stat(path)
         # the inode too: a file replaced by another (rsync -t, a rename over it) may keep its time; not the
         # change time, which publishing's links move on every file of site/
         stats[rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
