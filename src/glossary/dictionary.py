@@ -41,8 +41,11 @@ DICTIONARY_SUMMARY = ("One page per term, with its formulas, cross-references, c
 def from_source(read, extra, book):
     """The model of a LaTeX dictionary: `read` is glossary.texdict's read of its main file, `extra`
     the YAML file's fields (glossary.plan.Source.config), `book` book_of() them."""
+    labels = {}     # each term's, grouped once: as_model would look through them all for each term
+    for name, label in read.get("labels", {}).items():
+        labels.setdefault(label["slug"], {})[name] = label
     return {
-        "entries": {slug: as_model(e, read["root"], read.get("labels", {})) for slug, e in read["entries"].items()},
+        "entries": {slug: as_model(e, read["root"], labels.get(slug)) for slug, e in read["entries"].items()},
         "sections": read["sections"],
         **source_fields(extra, book),
         "root": read["root"],
