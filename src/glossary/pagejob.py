@@ -136,7 +136,7 @@ def run_batch(smk):
     reads its results' files too: it is always rendered.  The log names the pages rendered."""
     cache = Path(smk.params["cache"])
     cache.mkdir(parents=True, exist_ok=True)
-    code = hashlib.sha256(b"".join(Path(p).read_bytes() for p in [*as_list(smk.input["lib"]), smk.input["template"],
+    code = hashlib.sha256(b"".join(Path(p).read_bytes() for p in [smk.input["lib"], smk.input["template"],
                                                                  smk.input["base"], smk.input["edition"]])).digest()
     rendered = []
     for job in batch_jobs(smk):

@@ -11,12 +11,11 @@ import hashlib
 import html
 import json
 import math
-import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from glossary import assets
+from glossary import assets, dictionary
 from glossary.layout import title_order
 
 # The lunr.js build the site publishes (templates/vendor/), and lunr.py writes an index for.
@@ -179,17 +178,14 @@ def texts_kept(path):
     """search_documents' `texts` as the last search job of this code left them in `path` ({} when none)."""
     try:
         kept = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):       # none yet, or a job killed while it wrote (before os.replace)
+    except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
         return {}
     return kept["texts"] if kept.get("code") == _CODE else {}
 
 
 def keep_texts(path, texts):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(json.dumps({"code": _CODE, "texts": texts}, sort_keys=True), encoding="utf-8")
-    os.replace(partial, path)
+    """Keep `texts` for the next search job, written whole or not at all."""
+    dictionary.write_if_changed(Path(path), json.dumps({"code": _CODE, "texts": texts}, sort_keys=True))
 
 
 def language_file(lang):
