@@ -29,7 +29,8 @@ Path(out["tex"]).write_text(document, encoding="utf-8")
 
 pdf = Path(out["pdf"])
 typeset.compile_document(out["tex"], pdf, snakemake.log["tex"], [Path(inp["notation"]).parent], params["passes"],
-                         params["site_terms"], settled=params["settled"])
+                         params["site_terms"], settled=params["settled"], fmt=inp["fmt"],
+                         fmt_source=inp["fmt_tex"])
 check = params["links"]
 # a dead link names the entry whose section holds it (the first in the book's order)
 holders = {slug: sections[slug] for slug in params["order"]}

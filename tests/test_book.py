@@ -279,3 +279,20 @@ def test_list_of_symbols_typeset_with_the_dictionarys_macros(work, tmp_path):
     symbols_page = next(p for t, p, _ in outline(tmp_path / "book.pdf") if t == "List of Symbols")
     targets = {d for page, kind, d in found if kind == "GoTo" and page == symbols_page}
     assert {"term:feature", "term:datapoint", "term:matrix", "bib-1", "bib-2"} <= targets
+
+
+def test_the_book_starts_from_the_entry_pdfs_format(work, tmp_path):
+    """Each of the book's passes starts from the entry PDFs' format (rule print_format), whose preamble
+    is the book's; a document whose preamble differs is refused, not typeset without its packages."""
+    _, _, out = work
+    first = (out / "logs/book/dictionary.tex.log").read_text(encoding="latin-1").splitlines()[0]
+    assert "format=entry" in first, first
+    book = (out / "results/print/dictionary.tex").read_text(encoding="utf-8")
+    assert latex.END_OF_DUMP in book
+    tex = tmp_path / "book.tex"
+    tex.write_text(book.replace(r"\usepackage{amsmath,amssymb}", r"\usepackage{amsmath}"), encoding="utf-8")
+    with pytest.raises(RuntimeError, match="its preamble is not the one .*entry.fmt was dumped from"):
+        typeset.compile_document(tex, tmp_path / "book.pdf", tmp_path / "book.log", [], 1, out / "site/terms",
+                                 fmt=out / "results/print/entry.fmt",
+                                 fmt_source=out / "results/print/entry-format.tex")
+    assert not (tmp_path / "book.pdf").exists()

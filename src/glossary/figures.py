@@ -27,15 +27,14 @@ def environment(template_dir):
 
 
 PREAMBLE = "preamble.tex.j2"
-END_OF_DUMP = r"\csname endofdump\endcsname"
 
 
 def render_preamble(template_dir, tex_path):
     """The lines of the figures' preamble that go into the format (rule latex_format)."""
     text = environment(template_dir).get_template(PREAMBLE).render()
-    head, found, _ = text.partition(END_OF_DUMP)
+    head, found, _ = text.partition(latex.END_OF_DUMP)
     if not found:
-        raise ValueError(f"{Path(template_dir) / PREAMBLE}: no {END_OF_DUMP} line: the format would "
+        raise ValueError(f"{Path(template_dir) / PREAMBLE}: no {latex.END_OF_DUMP} line: the format would "
                          "hold the whole preamble; put the line after the packages")
     Path(tex_path).write_text(head + found + "\n", encoding="utf-8")
 
@@ -58,7 +57,7 @@ def render_custom(spec, data_dir, tex_path, facts, template_path, preamble_dir, 
     except jinja2.UndefinedError as err:
         raise EntryError(f"{template_path}: {err.message}; it may use csvs ({', '.join(csvs)}), csv, facts "
                          f"({', '.join(sorted(facts))}), spec and colors") from None
-    if END_OF_DUMP not in text:
+    if latex.END_OF_DUMP not in text:
         raise EntryError(f"{where}.source: {template_path} does not include the figures' preamble; start it "
                          f'with <% include "{PREAMBLE}" %> (then any packages of its own, then \\begin{{document}})')
     # The first line names the template, so that a LaTeX error names the file to fix (glossary.latex).

@@ -217,6 +217,11 @@ def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=(), links=None,
         raise error
 
 
+# Where a preamble's part dumped into a format ends: mylatexformat makes pdflatex skip a document's lines up
+# to it when the document starts from that format; without a format it is \relax.
+END_OF_DUMP = r"\csname endofdump\endcsname"
+
+
 def compile_format(preamble_path, fmt_path, log_path, inputs=()):
     """A shared preamble (the figures': pgfplots and its libraries, most of a figure's compile
     time; the print edition's) loaded once and dumped as a format (mylatexformat) to start from;

@@ -42,7 +42,6 @@ DROPPED_COMMAND = re.compile(r"(gls|Gls|GLS|newglossary|makeglossaries|printglos
                              r"loadglsentries|makeindex|printindex|hypersetup|newacronym|setabbreviationstyle)")
 # The line that starts the macro file's part of a picture preamble (see `split_preamble`).
 MACRO_MARK = "%% glossary.pictures: the macro file follows"
-END_OF_DUMP = r"\csname endofdump\endcsname"
 # Pictures compiled in one pdflatex run (one page each): None, all of a job's stale ones, shared out
 # over its threads (compile_all).
 PER_RUN = None
@@ -291,7 +290,7 @@ def key(tex: str, preamble: str, macros: dict, terms: dict = None, root: str = N
 def document(preamble, pictures, terms=None):
     """(the .tex of a run of pictures, one page each, [(first line of each picture's block, first line of
     its tex)] in that file)."""
-    lines = (preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n"
+    lines = (preamble.rstrip("\n") + "\n" + latex.END_OF_DUMP + "\n"
              + "\\pdfinfoomitdate=1\n\\pdftrailerid{}\n\\pdfsuppressptexinfo=-1\n\\begin{document}").split("\n")
     starts = []
     for picture in pictures:
@@ -399,7 +398,7 @@ def compile_format(preamble, fmt_path, root, folder=None, sources=None, view=Non
     with tempfile.TemporaryDirectory() as work:
         view = View(work, root, folder, folders) if view is None else view
         tex = Path(work) / "pictures.tex"
-        tex.write_text(preamble.rstrip("\n") + "\n" + END_OF_DUMP + "\n", encoding="utf-8")
+        tex.write_text(preamble.rstrip("\n") + "\n" + latex.END_OF_DUMP + "\n", encoding="utf-8")
         try:
             view.run(["-ini", "-jobname=pictures", "&pdflatex", "mylatexformat.ltx", tex.name],
                      tex, Path(work) / "format.log", work, "pictures")

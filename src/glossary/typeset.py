@@ -172,12 +172,20 @@ def cited_records(references, symbols=None, bib=None, csl=None):
     return formatted
 
 
-def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None):
+def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
+                     fmt_source=None):
     """Compile a print document: pdflatex runs again, up to `passes` times in all, while its
     contents, references and outline still change (the book needs three passes from nothing; an
     entry PDF, whose links all go to the site, one); the figures and pictures it includes are read
-    from `site_terms` (linked as TERMS); `settled` as in latex.compile_pdf."""
-    latex.compile_pdf(tex_path, pdf_path, log_path, passes=passes, inputs=package_dirs, settled=settled,
+    from `site_terms` (linked as TERMS); `settled` as in latex.compile_pdf.  `fmt`: the entry PDFs'
+    format (rule print_format), dumped from `fmt_source`, whose preamble must be the document's own,
+    since pdflatex then skips the document's lines up to latex.END_OF_DUMP."""
+    if fmt:
+        dumped = Path(fmt_source).read_text(encoding="utf-8")
+        own = Path(tex_path).read_text(encoding="utf-8")
+        if own.partition(latex.END_OF_DUMP)[0] != dumped.partition(latex.END_OF_DUMP)[0]:
+            raise RuntimeError(f"{tex_path}: its preamble is not the one {fmt} was dumped from")
+    latex.compile_pdf(tex_path, pdf_path, log_path, fmt=fmt, passes=passes, inputs=package_dirs, settled=settled,
                       links={TERMS: site_terms})
 
 
@@ -186,7 +194,7 @@ def format_source(template_dir, tex_path, babel=""):
     """The preamble every entry PDF shares, as a document to dump as a format (rule print_format);
     `babel`: the language of a translation's PDFs (none: English)."""
     text = environment(template_dir).get_template("preamble.tex.j2").render(babel=babel)
-    end = "\\csname endofdump\\endcsname\n\\begin{document}\n\\end{document}\n"
+    end = latex.END_OF_DUMP + "\n\\begin{document}\n\\end{document}\n"
     Path(tex_path).write_text(text.rstrip("\n") + "\n" + end, encoding="utf-8")
 
 

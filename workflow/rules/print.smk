@@ -108,6 +108,9 @@ rule book:
         notation=repo("templates/notation.sty"),
         figures=PLAN.book_figures(),
         pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
+        # the entry PDFs' preamble is the book's: each pass starts from their format and its source
+        fmt="results/print/entry.fmt",
+        fmt_tex="results/print/entry-format.tex",
         lib=lib("book"),
     output:
         # its LaTeX, and the PDF: one job, so an edit waits for one job's start, not two
