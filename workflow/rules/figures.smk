@@ -17,7 +17,8 @@ rule preview:
         checks="results/{entry}/checks/4-preview-{name}.txt",
     log:
         "logs/preview/{entry}-{name}.log",
-    priority: PRIORITY["page_path"]
+    # its check lines are printed in the entry's section (rule section_<batch>)
+    priority: PRIORITY["book_path"]
     message:
         "{wildcards.entry}: matplotlib preview {wildcards.name}.png"
     script:
@@ -35,7 +36,7 @@ rule figure_tex:
         tex="results/{entry}/figures/{figure}.tex",
     log:
         "logs/figure_tex/{entry}-{figure}.log",
-    priority: PRIORITY["page_path"]
+    priority: PRIORITY["book_path"]
     params:
         spec=figure,
         entry_file=demo_file,
@@ -58,7 +59,7 @@ rule latex_format:
     log:
         job="logs/latex_format/figures.log",
         tex="logs/latex_format/figures.tex.log",
-    priority: PRIORITY["page_path"]
+    priority: PRIORITY["book_path"]
     params:
         tex=TEX_VERSIONS,
     message:
@@ -78,7 +79,7 @@ rule pdflatex:
     log:
         job="logs/pdflatex/{entry}-{figure}.log",
         tex="logs/pdflatex/{entry}-{figure}.tex.log",
-    priority: PRIORITY["page_path"]
+    priority: PRIORITY["book_path"]
     message:
         "{wildcards.entry}: pdflatex figure {wildcards.figure}"
     script:

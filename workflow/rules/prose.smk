@@ -47,6 +47,8 @@ checkpoint catalog:
         print_views=PLAN.print_views(),
     log:
         "logs/catalog/catalog.log",
+    # every page, section, PDF and the book wait for it: it takes the first free core after the prose
+    priority: PRIORITY["book_path"]
     params:
         sections=DICTIONARY["sections"],
         batches=BATCHES,
