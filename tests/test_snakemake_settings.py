@@ -66,3 +66,22 @@ def test_each_finished_job_gives_one_job_selection(tmp_path):
     passes = len(re.findall(r"^Ready jobs: \d+", out, re.M))
     assert finished > 40, finished
     assert passes <= finished + 1, f"{passes} job selections for {finished} jobs"
+
+
+def test_jobs_do_not_compile_the_package_again(tmp_path):
+    """Where the environment sets PYTHONDONTWRITEBYTECODE, Python writes no bytecode, so each job would
+    compile every module of the package it imports; a build compiles the package once (glossary.jobenv),
+    and a job started as Snakemake starts it, with that setting, loads the compiled modules."""
+    import os
+    work = copy_repo(tmp_path / "glossary")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(work / "src"))
+
+    def loaded_from_source():
+        run = subprocess.run([str(BIN / "python"), "-v", "-c", "import glossary.typeset"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        return set(re.findall(r"^# code object from '?\S*/src/glossary/(\S+)\.py'?$", run.stderr, re.M))
+
+    assert "typeset" in loaded_from_source()        # nothing compiled yet: a copy holds no __pycache__
+    run = subprocess.run([str(BIN / "snakemake"), "-n"], cwd=work, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert loaded_from_source() == set()

@@ -1,4 +1,5 @@
 """The environment every job of the workflow starts from (Snakemake's own, which its jobs inherit)."""
+import compileall
 import os
 from pathlib import Path
 
@@ -12,3 +13,6 @@ def prepare(basedir, numeric_env, environ=os.environ):
     rest = [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != src]
     environ["PYTHONPATH"] = os.pathsep.join([src, *rest])
     environ["MPLBACKEND"] = "Agg"
+    # Every job imports the package: compiled here once for all of them, since where the environment sets
+    # PYTHONDONTWRITEBYTECODE (which stops only Python's own writes) each job would compile it again.
+    compileall.compile_dir(Path(src) / "glossary", quiet=2)
