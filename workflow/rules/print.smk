@@ -8,6 +8,7 @@
 rule print_format:
     input:
         preamble=repo("templates/print/preamble.tex.j2"),
+        pdf_settings=repo("templates/print/pdf-settings.tex.j2"),
         notation=repo("templates/notation.sty"),
         lib=lib("print_format"),
     output:
@@ -62,6 +63,7 @@ for batch, slugs in BATCHES.items():
             macros=DICTIONARY["macro_files"],
             document=repo("templates/print/entry.tex.j2"),
             preamble=repo("templates/print/preamble.tex.j2"),
+            pdf_settings=repo("templates/print/pdf-settings.tex.j2"),
             fmt="results/print/entry.fmt",
             lib=lib("print_batch"),
         output:
@@ -99,6 +101,7 @@ rule book:
         sections=PLAN.book_sections(),
         template=repo("templates/print/book.tex.j2"),
         preamble=repo("templates/print/preamble.tex.j2"),
+        pdf_settings=repo("templates/print/pdf-settings.tex.j2"),
         references=REFERENCES,
         names=dictionary.NAMES,
         symbols=SYMBOLS,
