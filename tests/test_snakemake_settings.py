@@ -1,4 +1,5 @@
 """How Snakemake is run: the workflow profile it reads, and a prompt exit after the last job."""
+import os
 import re
 import shutil
 import subprocess
@@ -72,7 +73,6 @@ def test_jobs_do_not_compile_the_package_again(tmp_path):
     """Where the environment sets PYTHONDONTWRITEBYTECODE, Python writes no bytecode, so each job would
     compile every module of the package it imports; a build compiles the package once (glossary.jobenv),
     and a job started as Snakemake starts it, with that setting, loads the compiled modules."""
-    import os
     work = copy_repo(tmp_path / "glossary")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(work / "src"))
 
