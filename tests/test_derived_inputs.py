@@ -1,7 +1,6 @@
 """Each rule's library inputs are derived from its script's imports (src/glossary/imports.py),
 so editing any module a job imports, directly or through another module, reruns that job."""
-import hashlib
-import json
+import ast
 import re
 import subprocess
 
@@ -43,46 +42,45 @@ def test_lazy_and_indirect_imports_are_found(tmp_path):
         [f"{src.as_posix()}/{m}.py" for m in ("__init__", "a", "b", "c")]
 
 
-def test_a_kept_files_imports_are_not_parsed_again_until_its_bytes_change(tmp_path, monkeypatch):
-    """keep_in, as the workflow's parse uses it: what each module imports is kept by its bytes; a
-    later process parses only what changed, and finds the same closure; the file keeps the modules'
-    present bytes only, so it does not grow with every edit."""
-    src = tmp_path / "src/glossary"
-    src.mkdir(parents=True)
-    (src / "__init__.py").write_text("")
-    (src / "a.py").write_text("from glossary import b\n")
-    (src / "b.py").write_text("import os\n")
-    script = tmp_path / "s.py"
-    script.write_text("from glossary import a\n")
-    kept = tmp_path / "results/cache/imports.json"
+def test_every_import_form_is_found(tmp_path):
+    """Parenthesized lists over lines, backslashed line ends, `as` names, comments, relative imports."""
+    module = tmp_path / "m.py"
+    module.write_text("import glossary.a as x, glossary.b\n"
+                      "from glossary import (c,  # a comment\n    d as e,\n)\n"
+                      "from glossary.f import \\\n    g, h\n"
+                      "if True:\n    import glossary.i  # lazy\n"
+                      "from . import j\n"
+                      "important = 1\nfrom_ = 2\n")
+    found = {n for n in imports.imported(str(module)) if n.startswith("glossary")}
+    assert found == {"glossary.a", "glossary.b", "glossary", "glossary.c", "glossary.d", "glossary.f",
+                     "glossary.f.g", "glossary.f.h", "glossary.i"}
 
-    def fresh_process():
-        monkeypatch.setattr(imports, "_KEPT", {"path": None, "found": {}})
-        for cached in (imports.imported, imports.closure, imports._module_file):
-            cached.cache_clear()
-        imports.keep_in(kept)
 
-    fresh_process()
-    first = imports.closure(str(script), str(tmp_path / "src"))
-    assert [p.rsplit("/", 1)[1] for p in first] == ["__init__.py", "a.py", "b.py"] and kept.is_file()
-    parsed = []
-    parse = imports.ast.parse
+def parsed_imports(path):
+    """What Python's own parser finds imported in a file: the oracle of the scan."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
 
-    def counted(*args, **kwargs):
-        parsed.append(kwargs.get("filename"))
-        return parse(*args, **kwargs)
 
-    monkeypatch.setattr(imports.ast, "parse", counted)
-    fresh_process()
-    assert imports.closure(str(script), str(tmp_path / "src")) == first and parsed == []
-    (src / "b.py").write_text("from glossary import c\n")
-    (src / "c.py").write_text("C = 1\n")     # not empty: the bytes of __init__.py are kept already
-    fresh_process()
-    assert imports.closure(str(script), str(tmp_path / "src")) == first + [f"{src.as_posix()}/c.py"]
-    assert sorted(parsed) == [str(src / "b.py"), str(src / "c.py")]
-    present = [script, *(src / f"{m}.py" for m in ("__init__", "a", "b", "c"))]
-    assert sorted(json.loads(kept.read_text())["found"]) == \
-        sorted(hashlib.sha256(p.read_bytes()).hexdigest() for p in present)
+def test_the_scan_finds_what_pythons_parser_finds_in_every_module_and_script():
+    """The scan (glossary.imports) reads lines, not syntax: over the package and the scripts, it finds
+    every module of the package that the parser finds imported, and none besides."""
+    files = sorted((REPO / "src").rglob("*.py")) + sorted((REPO / "scripts").glob("*.py"))
+    assert len(files) > 100
+    differ = {}
+    for path in files:
+        ours = {n for n in imports.imported(str(path)) if n.split(".")[0] == imports.PACKAGE}
+        theirs = {n for n in parsed_imports(path) if n.split(".")[0] == imports.PACKAGE}
+        if ours != theirs:
+            differ[str(path.relative_to(REPO))] = {"scan only": sorted(ours - theirs),
+                                                   "parser only": sorted(theirs - ours)}
+    assert not differ, differ
 
 
 @pytest.mark.slow

@@ -3,87 +3,42 @@
 A rule's library inputs are derived from its script's imports, so that editing any module a
 job imports, however indirectly, reruns that job: nothing is kept by hand.
 """
-import ast
 import hashlib
-import json
-import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = "glossary"
-# What each file imports, by the sha256 of its bytes, kept between processes (keep_in); and, to prune
-# that file, the sha256 of the files this process looked up and of the modules in their folders.
-_KEPT = {"path": None, "found": {}}
-_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+# An import statement at the start of a line: `import a.b as c, d` or `from a.b import (c, d)`, its
+# names running on over parentheses and backslashed line ends.  A scan, not a parse: ast.parse of the
+# package's megabyte of source was a quarter of a second of every clean build's parse, and the scan
+# takes milliseconds.  tests/test_derived_inputs.py checks that it finds what ast finds in every module.
+_STATEMENT = re.compile(
+    r"^[ \t]*(?:import[ \t]+(?P<names>(?:[^\n#;\\]|\\\n)+)"
+    r"|from[ \t]+(?P<module>[\w.]+)[ \t]+import[ \t]+(?P<items>\((?:[^)#]|#[^\n]*)*\)|(?:[^\n#;\\(]|\\\n)+))",
+    re.M)
+# a name in a list of them, less its `as` part and the comments of a parenthesized list
+_NAME = re.compile(r"^\s*([\w.*]+)")
 
 
-def keep_in(path):
-    """Keep what each file imports in the JSON file `path`, under the sha256 of the file's bytes and of
-    this module, so that a build's parse of the workflow parses only the modules that changed: parsing
-    the package's 90-odd modules was most of the parse."""
-    path = Path(path)
-    try:
-        kept = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        kept = {}
-    _KEPT.update(path=path, found=kept.get("found", {}) if kept.get("code") == _CODE else {}, seen=set(), folders={})
-
-
-def _current_keys():
-    """The sha256 of the files this process looked up and of every module in their folders: what the
-    kept file may hold (each folder is hashed once per process, on its first write)."""
-    folders = _KEPT["folders"]
-    for folder in [f for f, keys in folders.items() if keys is None]:
-        folders[folder] = {_sha256(p) for p in Path(folder).glob("*.py")} - {None}
-    return _KEPT["seen"].union(*folders.values())
-
-
-def _sha256(path):
-    """The sha256 of a file's bytes; None for one deleted since its folder was listed."""
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except FileNotFoundError:
-        return None
-
-
-def _keep(key, names):
-    path = _KEPT["path"]
-    if path is None:
-        _KEPT["found"][key] = sorted(names)
-        return
-    # an edited module's earlier bytes are dropped, so the file holds one entry per module
-    current = _current_keys()
-    _KEPT["found"] = {k: v for k, v in _KEPT["found"].items() if k in current}
-    _KEPT["found"][key] = sorted(names)
-    # whole or not at all: a preview's parse may read it while a build writes it
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_text(json.dumps({"code": _CODE, "found": _KEPT["found"]}, sort_keys=True), encoding="utf-8")
-    os.replace(partial, path)
+def _names(listed):
+    listed = re.sub(r"#[^\n]*", "", listed.strip("()")).replace("\\\n", " ")
+    return [m.group(1) for m in map(_NAME.match, listed.split(",")) if m]
 
 
 @lru_cache(maxsize=None)
 def imported(path):
-    """Names of the modules one file imports, anywhere in it (lazy imports in functions too); each file
-    is parsed once per process, however many scripts' closures hold it, and not at all when keep_in's
-    file knows its bytes."""
-    data = Path(path).read_bytes()
-    key = hashlib.sha256(data).hexdigest()
-    if _KEPT["path"] is not None:
-        _KEPT["seen"].add(key)
-        _KEPT["folders"].setdefault(str(Path(path).parent), None)
-    if key in _KEPT["found"]:
-        return set(_KEPT["found"][key])
-    tree = ast.parse(data, filename=str(path))
+    """Names of the modules one file imports, anywhere in it (lazy imports in functions too), each file
+    scanned once per process however many scripts' closures hold it.  A line in a string that reads as
+    an import counts too: an input too many reruns a job needlessly, one too few would leave it stale."""
     names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
+    for found in _STATEMENT.finditer(Path(path).read_text(encoding="utf-8")):
+        if found["names"]:
+            names.update(_names(found["names"]))
+        elif not found["module"].startswith("."):
+            names.add(found["module"])
             # `from glossary import pages` names the module glossary.pages
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    _keep(key, names)
+            names.update(f"{found['module']}.{name}" for name in _names(found["items"]))
     return names
 
 
@@ -125,3 +80,11 @@ def digest(path, src="src"):
 def _file_sha256(path):
     """Once per process, as closure() is: a workflow's parse asks for each module once per script."""
     return _sha256(Path(path))
+
+
+def _sha256(path):
+    """The sha256 of a file's bytes; None for one deleted since its closure was found."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None

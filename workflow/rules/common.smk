@@ -9,7 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import batchfiles, dictionary, editions, imports, jobenv, latex, plan, reading
+from glossary import batchfiles, dictionary, editions, jobenv, latex, plan, reading
 from glossary import snakemake_internals, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
@@ -109,8 +109,7 @@ LINK_TARGETS = dict(
     outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
     entries={slug: e["path"] for slug, e in ENTRIES.items()},
 )
-# each rule's library inputs (lib), parsing only the modules that changed since the last parse
-imports.keep_in("results/cache/imports.json")
+# each rule's library inputs (glossary.imports)
 lib = PLAN.lib
 
 
