@@ -4,6 +4,7 @@ added, in Debian's Chromium from file:// and over http under a prefix."""
 import gzip
 import html as htmllib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -426,6 +427,23 @@ def test_the_shards_add_up_to_lunrs_whole_index(catalog, out):
     assert by_token(reading.assembled_index(head, shards)) == whole
     assert len(whole[0]) > 100 and sum(len(v) for v in whole[1].values()) > 500
     assert all(t.startswith(k) or k in "0_" for k, postings in shards.items() for t in postings)
+
+
+def test_the_english_index_is_built_without_nltk_and_the_german_one_with_its_stemmer():
+    """lunr's package imports nltk only to learn what it may offer; the English index does without it
+    (reading.default_builder), and a German index built after it in the same process still stems."""
+    code = ("import sys; from glossary import reading\n"
+            "docs = [{'name': 'Learning rates', 'forms': '', 'summary': 'rates', 'body': 'learning'}]\n"
+            "en = reading.search_index(docs)\n"
+            "print('nltk' in sys.modules)\n"
+            "de = reading.search_index([dict(docs[0], body='Lernraten lernen')], 'de')\n"
+            "tokens = sorted(t for t, _ in de['invertedIndex'])\n"
+            "print('nltk' in sys.modules, tokens, en['pipeline'], de['pipeline'])\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    before, after = run.stdout.splitlines()
+    assert before == "False", run.stdout
+    assert after.startswith("True") and "'lern'" in after and "stemmer-de" in after, run.stdout
 
 
 def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monkeypatch):

@@ -12,6 +12,7 @@ import html
 import json
 import math
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -225,10 +226,23 @@ def language_builder(lang):
     return builder
 
 
+def default_builder():
+    """lunr.py's own (English) builder.  lunr's package imports nltk on its way in only to learn whether
+    it may offer other languages, a quarter of a second of the search job; English needs none of it, so
+    nltk is hidden from that first import (language_builder imports nltk itself, later or not)."""
+    if "lunr" not in sys.modules and "nltk" not in sys.modules:
+        sys.modules["nltk"] = None      # `import nltk` raises ImportError while this is here
+        try:
+            import lunr  # noqa: F401
+        finally:
+            del sys.modules["nltk"]
+    from lunr.lunr import get_default_builder  # see language_builder
+    return get_default_builder()
+
+
 def _builder(lang):
     """A lunr.py builder with the search's fields and the language's pipeline."""
-    from lunr.lunr import get_default_builder  # see language_builder
-    builder = language_builder(lang) if language_file(lang) else get_default_builder()
+    builder = language_builder(lang) if language_file(lang) else default_builder()
     builder.ref("i")
     for name, boost in BOOSTS.items():
         builder.field(name, boost=boost)
