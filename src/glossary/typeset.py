@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages, pdfpages
+from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages
 from glossary.entries import EntryError
 
 # Each entry PDF's own document, beside the entry's other results.
@@ -232,7 +232,7 @@ def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, pack
     whose PDF does not compile, once the others' are made."""
     Path(cache).mkdir(parents=True, exist_ok=True)
     packages = [p.read_bytes().hex() for d in package_dirs for p in sorted(Path(d).glob("*.sty"))]
-    method = [METHOD, digest(pdfpages.__file__)]
+    method = [METHOD, digest(Path(__file__).with_name("pdfpages.py"))]
     fmt_digest = digest(fmt) if fmt else ""       # the format is 7 MB: hashed once, not once an entry
     todo, made = [], []
     for entry, pdf_path in zip(entries, out_pdfs):
@@ -332,6 +332,8 @@ def compile_entries(todo, render, fmt, package_dirs, site_terms, log):
                 todo = [t for t in todo if t["entry"]["slug"] not in failures]
                 continue
             pages = batch_pages(tex_log.read_text(errors="replace"), len(todo))
+            # here: pikepdf's import (60 ms) is more than the workflow's parse, which reads this module, needs
+            from glossary import pdfpages
             pdfpages.split(pdf, [{"first": first, "last": last, "output": t["pdf"], "info": t["info"]}
                                  for t, (first, last) in zip(todo, pages)])
             todo = []
