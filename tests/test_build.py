@@ -12,7 +12,7 @@ from conftest import build_elsewhere, copy_built, copy_repo, snakemake, tree_byt
 from glossary import batchfiles
 
 COMPUTE = {"tokenize", "train", "export_csv"}
-LATEX = {"latex_format", "figure_tex", "pdflatex", "pdf_to_svg", "pdf_to_png"}
+LATEX = {"latex_format", "figure"}
 
 
 def test_site_has_every_output(built):
@@ -57,10 +57,10 @@ def test_figures_compiled_from_the_format_look_as_compiled_without_it(built, tmp
     from glossary import latex
     root = built[0]
     assert (root / "results/latex/figures.fmt").stat().st_size > 1_000_000     # pgfplots is in it
-    figures = sorted((root / "results").glob("*/figures/*.tex"))
+    figures = sorted((root / "logs/figure").glob("*/*.tex"))
     assert len(figures) == 4
     for tex in figures:
-        slug, name = tex.parts[-3], tex.stem
+        slug, name = tex.parts[-2], tex.stem
         published = root / "site/terms" / slug / "figures"
         pdf = tmp_path / f"{slug}-{name}.pdf"
         latex.compile_pdf(tex, pdf, tmp_path / f"{slug}-{name}.log",      # no format: the whole preamble
@@ -89,7 +89,7 @@ def test_page_quotes_the_run(built):
 
 def test_heatmap_ticks_come_from_the_display_sentence(built):
     root, _ = built
-    tex = (root / "results/attention/figures/weights.tex").read_text()
+    tex = (root / "logs/figure/attention/weights.tex").read_text()
     tokens = "all,human,beings,are,born,free,and,equal,in,dignity,and,rights"
     assert f"xticklabels={{{tokens}}}" in tex and f"yticklabels={{{tokens}}}" in tex
 
@@ -142,7 +142,7 @@ def test_learning_rate_change_reruns_training_and_below(built, tmp_path):
     demo = work / "entries/attention/attention.py"
     demo.write_text(demo.read_text().replace("lr = 0.9, 0.999, 1e-8, 0.02", "lr = 0.9, 0.999, 1e-8, 0.021"))
     _, jobs = snakemake(work, "--dry-run")
-    assert {"train", "export_csv", "figure_tex", "pdflatex", "preview", "page", "notebook"} <= set(jobs), jobs
+    assert {"train", "export_csv", "figure", "preview", "page", "notebook"} <= set(jobs), jobs
     assert "tokenize" in jobs       # its code key (a param) changed too
 
 
@@ -160,5 +160,5 @@ def test_tex_live_upgrade_reruns_the_format_and_every_figure(built, tmp_path):
     assert before == [], before
     env = dict(os.environ, PATH=f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     _, jobs = snakemake(work, "--dry-run", env=env)
-    assert {"latex_format", "build_info", "pdflatex", "pdf_to_svg", "page"} <= set(jobs), jobs
+    assert {"latex_format", "build_info", "figure", "page"} <= set(jobs), jobs
     assert not (set(jobs) & COMPUTE), jobs

@@ -98,10 +98,10 @@ def test_latex_error_names_the_tex_file_line_and_message(built, tmp_path):
     edit(work / "templates/figures/line.tex.j2", "\\begin{tikzpicture}\n", "\\begin{tikzpicture}\\undefinedmacro\n")
     run = run_build(work)
     err = assert_told_briefly(
-        run, work, before, "error: rule pdflatex failed",
-        re.compile(r"results/[\w-]+/figures/[\w-]+\.tex:\d+: Undefined control sequence\. \(at: .*\\undefinedmacro\)"),
-        "templates/figures/line.tex.j2", re.compile(r"full log: logs/pdflatex/[\w-]+\.tex\.log"))
-    tex = re.search(r"(results/\S+\.tex):(\d+):", err)
+        run, work, before, "error: rule figure failed",
+        re.compile(r"logs/figure/[\w-]+/[\w-]+\.tex:\d+: Undefined control sequence\. \(at: .*\\undefinedmacro\)"),
+        "templates/figures/line.tex.j2", re.compile(r"full log: logs/figure/[\w-]+/[\w-]+\.tex\.log"))
+    tex = re.search(r"(logs/\S+\.tex):(\d+):", err)
     assert "\\undefinedmacro" in (work / tex.group(1)).read_text().splitlines()[int(tex.group(2)) - 1]
     assert "This is pdfTeX" not in err and "Transcript written" not in err     # not the whole log
 

@@ -294,7 +294,7 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
     """Ctrl-C in the middle of a build: the build stops, and `make site` finds nothing to repair."""
     before = len(session.lines)
     edit(session.root, TEMPLATE, r"\begin{tikzpicture}", "% edited while the preview runs\n\\begin{tikzpicture}")
-    session.wait_for_line("toy-fit: pdflatex figure loss", after=before)     # Snakemake is running jobs
+    session.wait_for_line("toy-fit: figure loss:", after=before)     # Snakemake is running jobs
     previewmeasure.stop(session.proc)      # Ctrl-C, as a terminal sends it to make, the server and Snakemake
     out = "".join(session.lines[before:])
     assert session.proc.returncode in (0, -signal.SIGINT), out   # make itself dies of the SIGINT
@@ -306,7 +306,7 @@ def test_stopping_leaves_site_and_snakemake_to_make_site(session):
     # Snakemake starts without a lock to lift (the template's newer mtime alone leaves its figure's jobs
     # to run).  A terminal's Ctrl-C reaches Snakemake and its running job together: when the job ends
     # between the signal and Snakemake's clean-up, Snakemake keeps that job's output marked incomplete
-    # (seen once in two CI trials, on the pdflatex job that was running), and make site's
+    # (seen once in two CI trials, on the figure job that was running), and make site's
     # --rerun-incomplete redoes it; no other output may be so marked ...
     (session.root / TEMPLATE).write_bytes(session.sources[TEMPLATE])
     dry, _ = snakemake(session.root, "--dry-run", check=False)

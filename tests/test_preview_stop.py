@@ -86,7 +86,7 @@ def test_sigterm_during_the_first_build_with_snakemake_hung(built, tmp_path):
     root = copy_repo(tmp_path / "glossary")
     session = Session(root, free_port())
     try:
-        session.wait_for_line(": pdflatex ")     # the first build runs jobs
+        session.wait_for_line(": figure ")     # the first build runs jobs
         hung = snakemake_pid(root)
         os.kill(hung, signal.SIGSTOP)
         started = time.monotonic()

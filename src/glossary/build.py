@@ -151,8 +151,8 @@ def explain_traceback(frames, exception, root, frames_shown=2):
 
 
 def tex_source(tex, root):
-    """'templates/figures/line.tex.j2' for results/<entry>/figures/<figure>.tex."""
-    m = re.match(r"results/([a-z0-9-]+)/figures/([a-z0-9-]+)\.tex$", tex)
+    """'templates/figures/line.tex.j2' for logs/figure/<entry>/<figure>.tex (rule figure)."""
+    m = re.match(r"logs/figure/([a-z0-9-]+)/([a-z0-9-]+)\.tex$", tex)
     if not m:
         return None
     try:
@@ -173,10 +173,10 @@ def explain_log(path, root):
     parsed = parse_traceback(text)
     if parsed and parsed[1]:
         lines = explain_traceback(*parsed, root)
-        tex = re.match(r"(results/\S+\.tex):\d+:", lines[0]) if lines else None
+        tex = re.match(r"(\S+\.tex):\d+:", lines[0]) if lines else None
         source = tex and tex_source(tex.group(1), root)
         if source:
-            lines.insert(1, f"(the .tex is written from {source} by rule figure_tex)")
+            lines.insert(1, f"(the .tex is written from {source} by rule figure)")
         return lines
     return [line.strip() for line in text.splitlines() if line.strip()][-3:]
 

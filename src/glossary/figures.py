@@ -1,4 +1,6 @@
-"""pgfplots sources from an entry's figure specs (templates/figures/<kind>.tex.j2)."""
+"""pgfplots sources from an entry's figure specs (templates/figures/<kind>.tex.j2), and the page's views
+of a figure's PDF."""
+import subprocess
 from pathlib import Path
 
 import jinja2
@@ -27,6 +29,8 @@ def environment(template_dir):
 
 
 PREAMBLE = "preamble.tex.j2"
+# The resolution of a figure's PNG (the page's fallback for its SVG) and of a plain demo's PDF preview.
+PNG_DPI = "192"
 
 
 def render_preamble(template_dir, tex_path):
@@ -61,7 +65,7 @@ def render_custom(spec, data_dir, tex_path, facts, template_path, preamble_dir, 
         raise EntryError(f"{where}.source: {template_path} does not include the figures' preamble; start it "
                          f'with <% include "{PREAMBLE}" %> (then any packages of its own, then \\begin{{document}})')
     # The first line names the template, so that a LaTeX error names the file to fix (glossary.latex).
-    Path(tex_path).write_text(f"% Rendered from {template_path} by rule figure_tex; edit that file.\n" + text,
+    Path(tex_path).write_text(f"% Rendered from {template_path} by rule figure; edit that file.\n" + text,
                               encoding="utf-8")
 
 
@@ -87,3 +91,20 @@ def render(spec, csv_path, tex_path, facts, template_dir, entry_file, index):
     Path(tex_path).write_text(template.render(
         spec={"xlabel": "", "ylabel": "", "legend": [], **spec}, ys=ys, labels=labels,
         csv=relative, colors=COLORS), encoding="utf-8")
+
+
+def _poppler(args, pdf):
+    run = subprocess.run(args, capture_output=True, text=True, errors="replace")
+    if run.returncode != 0:
+        raise RuntimeError(f"{pdf}: {args[0]} failed: {run.stderr.strip() or run.returncode}")
+
+
+def rasterise(pdf, png):
+    """A one-page PDF as a PNG at PNG_DPI (poppler's pdftoppm)."""
+    _poppler(["pdftoppm", "-png", "-r", PNG_DPI, "-singlefile", str(pdf), str(Path(png).with_suffix(""))], pdf)
+
+
+def views(pdf, svg, png):
+    """A figure's PDF as the page shows it: an SVG (poppler's pdftocairo) and its PNG fallback."""
+    _poppler(["pdftocairo", "-svg", str(pdf), str(svg)], pdf)
+    rasterise(pdf, png)

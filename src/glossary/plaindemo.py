@@ -21,10 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from glossary import entries
+from glossary import entries, figures
 
 STDERR_LINES = 12     # as much of a failing script's stderr as a message shows
-PNG_DPI = "192"       # the resolution of the figures' PNGs (rule pdf_to_png)
 
 
 def stderr_tail(text, scratch, script, lines=STDERR_LINES):
@@ -102,9 +101,7 @@ def to_png(image, png):
     if image.suffix == ".png":
         shutil.copyfile(image, png)
         return png
-    prefix = png.with_suffix("")
-    subprocess.run(["pdftoppm", "-png", "-r", PNG_DPI, "-singlefile", str(image), str(prefix)], check=True,
-                   capture_output=True)
+    figures.rasterise(image, png)
     return png
 
 

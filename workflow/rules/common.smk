@@ -34,9 +34,10 @@ jobenv.prepare(workflow.basedir, config["numeric_env"])
 
 
 # Which ready job takes a free core first: the training chain (the build's long
-# pole), then the book's chain (sections, then the book: the longest after an
-# edit), then what an entry's page waits for; the rest fits in around them.
-PRIORITY = {"compute": 20, "book_path": 15, "page_path": 10}
+# pole), then the jobs that most of the rest wait for (the catalog, a demo's preview),
+# then the book's chain (sections, then the book: the longest after an edit), then
+# what an entry's page waits for; the rest fits in around them.
+PRIORITY = {"compute": 20, "ahead": 16, "book_path": 15, "page_path": 10}
 
 # Everything that makes the numbers differ besides the code: reruns (and cache misses) when it changes.
 PLATFORM = {

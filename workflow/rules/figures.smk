@@ -1,6 +1,6 @@
 # Stage 2: figures.  pgfplots figures are rendered from templates/figures/<kind>.tex.j2,
-# compiled by pdflatex (print) from a format of their shared preamble, then
-# converted to SVG (page) and PNG (fallback); the matplotlib preview comes from
+# compiled by pdflatex (print) from a format of their shared preamble, and
+# converted to SVG (page) and PNG (fallback), in one job; the matplotlib preview comes from
 # the demo's own preview().  The pictures of the prose (TikZ, included graphics) go by the
 # batches of prose.smk: each batch takes its entries' pictures snapshots
 # (results/_pictures/<slug>.json: the pictures' TeX, the files they read and the forms they show),
@@ -17,34 +17,13 @@ rule preview:
         checks="results/{entry}/checks/4-preview-{name}.txt",
     log:
         "logs/preview/{entry}-{name}.log",
-    # its check lines are printed in the entry's section (rule section_<batch>)
-    priority: PRIORITY["book_path"]
+    # its check lines are printed in the entry's section (rule section_<batch>), and its image is on the
+    # entry's page and in its PDF: the longest job after a training
+    priority: PRIORITY["ahead"]
     message:
         "{wildcards.entry}: matplotlib preview {wildcards.name}.png"
     script:
         "../../scripts/preview.py"
-
-
-rule figure_tex:
-    input:
-        template=figure_template,
-        preamble=repo("templates/figures/preamble.tex.j2"),
-        data="results/site/terms/{entry}/data",
-        facts="results/{entry}/facts/export.json",
-        lib=lib("figure_tex"),
-    output:
-        tex="results/{entry}/figures/{figure}.tex",
-    log:
-        "logs/figure_tex/{entry}-{figure}.log",
-    priority: PRIORITY["book_path"]
-    params:
-        spec=figure,
-        entry_file=demo_file,
-        index=figure_index,
-    message:
-        "{wildcards.entry}: pgfplots source of figure {wildcards.figure}"
-    script:
-        "../../scripts/figure_tex.py"
 
 
 # pgfplots takes most of a figure's compile time just to load: the shared preamble
@@ -68,51 +47,34 @@ rule latex_format:
         "../../scripts/latex_format.py"
 
 
-rule pdflatex:
+# One job per figure, from its source to the page's files: four jobs (source, PDF, SVG, PNG) paid
+# four Snakemake job starts where the work itself takes a pdflatex run from the format.  The rendered
+# .tex lies with the logs, which a failed job keeps, so that a TeX error can name its line.
+rule figure:
     input:
-        tex="results/{entry}/figures/{figure}.tex",
-        fmt="results/latex/figures.fmt",
+        template=figure_template,
+        preamble=repo("templates/figures/preamble.tex.j2"),
         data="results/site/terms/{entry}/data",
-        lib=lib("pdflatex"),
+        facts="results/{entry}/facts/export.json",
+        fmt="results/latex/figures.fmt",
+        lib=lib("figure"),
     output:
         pdf="results/site/terms/{entry}/figures/{figure}.pdf",
-    log:
-        job="logs/pdflatex/{entry}-{figure}.log",
-        tex="logs/pdflatex/{entry}-{figure}.tex.log",
-    priority: PRIORITY["book_path"]
-    message:
-        "{wildcards.entry}: pdflatex figure {wildcards.figure}"
-    script:
-        "../../scripts/pdflatex.py"
-
-
-rule pdf_to_svg:
-    input:
-        pdf="results/site/terms/{entry}/figures/{figure}.pdf",
-    output:
         svg="results/site/terms/{entry}/figures/{figure}.svg",
-    log:
-        "logs/pdf_to_svg/{entry}-{figure}.log",
-    priority: PRIORITY["page_path"]
-    message:
-        "{wildcards.entry}: SVG of figure {wildcards.figure}"
-    shell:
-        "pdftocairo -svg {input.pdf:q} {output.svg:q} 2> {log:q}"
-
-
-rule pdf_to_png:
-    input:
-        pdf="results/site/terms/{entry}/figures/{figure}.pdf",
-    output:
         png="results/site/terms/{entry}/figures/{figure}.png",
     log:
-        "logs/pdf_to_png/{entry}-{figure}.log",
+        job="logs/figure/{entry}/{figure}.log",
+        tex="logs/figure/{entry}/{figure}.tex.log",
+        source="logs/figure/{entry}/{figure}.tex",
+    priority: PRIORITY["book_path"]
     params:
-        prefix=lambda wildcards, output: output.png[: -len(".png")],
+        spec=figure,
+        entry_file=demo_file,
+        index=figure_index,
     message:
-        "{wildcards.entry}: PNG of figure {wildcards.figure}"
-    shell:
-        "pdftoppm -png -r 192 -singlefile {input.pdf:q} {params.prefix:q} 2> {log:q}"
+        "{wildcards.entry}: figure {wildcards.figure}: pgfplots to PDF, SVG and PNG"
+    script:
+        "../../scripts/figure.py"
 
 
 for batch, slugs in BATCHES.items():

@@ -48,7 +48,7 @@ checkpoint catalog:
     log:
         "logs/catalog/catalog.log",
     # every page, section, PDF and the book wait for it: it takes the first free core after the prose
-    priority: PRIORITY["book_path"]
+    priority: PRIORITY["ahead"]
     params:
         sections=DICTIONARY["sections"],
         batches=BATCHES,
