@@ -84,7 +84,7 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
     direct = subprocess.Popen([str(BIN / "snakemake"), "--cores", "1"], cwd=root, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,
                               env=dict(os.environ, PYTHONPATH=str(root / "src")))
-    locks_dir, train_log, started = root / ".snakemake/locks", root / "logs/train/term-a.log", time.time()
+    locks_dir, train_log, started = root / ".snakemake/locks", root / "logs/compute/term-a.log", time.time()
     try:
         assert wait_for(lambda: locks_dir.is_dir() and any(locks_dir.iterdir()) and train_log.exists()
                         and train_log.stat().st_mtime >= started), "the direct run did not start training"

@@ -23,14 +23,14 @@ def test_second_clone_reuses_the_training_and_publishes_the_same_bytes(built, tm
 
     out = build(first, cache)
     assert "Moving output file results/attention/model.json to cache." in out
-    assert "[B-train]" in (first / "logs/train/attention.log").read_text()     # it trained
+    assert "[B-train]" in (first / "logs/compute/attention.log").read_text()     # it trained
 
     out = build(second, cache)
     for step in ("tokens.json", "model.json", "data"):
         assert f"output file results/attention/{step}" in out and "from cache" in out
     assert "Symlinking output file results/attention/model.json from cache." in out
     assert "Moving output file" not in out                                      # nothing computed anew
-    assert (second / "logs/train/attention.log").read_text() == "", "train ran in the second clone"
+    assert (second / "logs/compute/attention.log").read_text() == "", "the training ran in the second clone"
     # The site is made of plain files, whatever the cache hands back as symlinks.
     assert not [p for p in (second / "site").rglob("*") if p.is_symlink()]
     assert tree_bytes(second / "site") == tree_bytes(first / "site") == tree_bytes(built[0] / "site")

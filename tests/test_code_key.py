@@ -7,7 +7,7 @@ from conftest import REPO, copy_built, snakemake
 from glossary.codekey import code_key
 
 DEMO = (REPO / "entries/attention/attention.py").read_text()
-COMPUTE = {"tokenize", "train", "export_csv"}
+COMPUTE = {"compute"}
 LR = "lr = 0.9, 0.999, 1e-8, 0.02"
 
 

@@ -13,7 +13,7 @@ from glossary import entries
 sys.path.insert(0, str(REPO / "scripts"))
 import new_entry  # noqa: E402
 
-COMPUTE = {"tokenize", "train", "export_csv"}
+COMPUTE = {"compute"}
 
 
 def skeleton_with_data(root, slug="alpha", points="50\n"):

@@ -357,6 +357,6 @@ def test_export_job_stops_on_an_undeclared_header(tmp_path):
     message = ("entries/toy-fit/entry.md: csv[0].columns: toy_fit_loss.csv has the header 'step,mse' but csv "
                "declares 'step,loss'; make export() write the declared header or declare the one it writes")
     assert run.returncode == 1
-    assert "error: rule export_csv failed" in run.stderr
+    assert "error: rule compute failed" in run.stderr
     assert f"  error: {message}" in run.stderr.splitlines()
     assert not (root / "results/site/terms/toy-fit/data").exists()

@@ -19,6 +19,9 @@ from glossary import build, latex, publish
 
 MAX_LINES = 10
 
+# the message of rule compute, the demo's steps (workflow/rules/compute.smk)
+COMPUTING = "tokenize the corpus, train the model, export the CSVs"
+
 
 def run_build(work, env=None):
     env = dict(env or os.environ, PYTHONPATH=str(work / "src"))
@@ -73,9 +76,9 @@ def test_failed_demo_assertion_names_the_demo_line(built, tmp_path):
                 "    vocab = sorted({tok for s in sentences for tok in s})\n"
                 "    assert len(vocab) > 1000, f\"too few distinct tokens: {len(vocab)}\"\n")
     run = run_build(work)
-    assert_told_briefly(run, work, before, "error: rule tokenize failed (attention: tokenize the corpus)",
+    assert_told_briefly(run, work, before, f"error: rule compute failed (attention: {COMPUTING})",
                         f"entries/attention/attention.py, line {line}, in prepare",
-                        "AssertionError: too few distinct tokens: 98", "logs/tokenize/attention.log")
+                        "AssertionError: too few distinct tokens: 98", "logs/compute/attention.log")
 
 
 @pytest.mark.slow
@@ -236,11 +239,11 @@ def test_build_killed_while_training_completes_with_the_same_bytes(built, tmp_pa
         seen = []
         for line in proc.stdout:
             seen.append(line)
-            if line.rstrip().endswith("] attention: train the model") or "] attention: train the model  (" in line:
+            if line.rstrip().endswith(f"] attention: {COMPUTING}") or f"] attention: {COMPUTING}  (" in line:
                 break
         time.sleep(3)
         assert proc.poll() is None, "".join(seen)
-        assert (work / "logs/train/attention.log").exists()      # the training job is running
+        assert (work / "logs/compute/attention.log").exists()    # the training job is running
         os.killpg(proc.pid, signal.SIGKILL)                      # the build, Snakemake and its jobs
         proc.wait()
     finally:
@@ -253,7 +256,7 @@ def test_build_killed_while_training_completes_with_the_same_bytes(built, tmp_pa
 
     run = run_build(work)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "attention: train the model" in run.stdout
+    assert f"attention: {COMPUTING}" in run.stdout
     first, again = tree_bytes(root / "site"), tree_bytes(work / "site")
     assert sorted(again) == sorted(first)
     assert [name for name in first if first[name] != again[name]] == []

@@ -40,10 +40,10 @@ def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
                              capture_output=True, text=True, timeout=1800)
         out = run.stdout + run.stderr
         assert run.returncode == 0, out[-4000:]
-    assert "site published" in out and "] attention: train the model" in out
+    assert "site published" in out and "] attention: tokenize the corpus, train the model, export the CSVs" in out
     # Training ran inside a Slurm job, and passed numeric.require() there (or it had failed).
-    assert "(Rule: train)" in "".join(slurm_logs(work).values())
-    assert "[B-train]" in (work / "logs/train/attention.log").read_text()
+    assert "(Rule: compute)" in "".join(slurm_logs(work).values())
+    assert "[B-train]" in (work / "logs/compute/attention.log").read_text()
     local, through_slurm = tree_bytes(built[0] / "site"), tree_bytes(work / "site")
     assert sorted(through_slurm) == sorted(local)
     assert [name for name in local if local[name] != through_slurm[name]] == []

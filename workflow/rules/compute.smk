@@ -1,72 +1,35 @@
 # Stage 1: the demo's own functions, on the pinned numeric platform.
-# corpus -> tokens -> trained model -> CSVs (results/<entry>/data, staged into the site).
+# corpus -> tokens -> trained model -> CSVs (results/<entry>/data, staged into the site):
+# prepare(), train(data) and export(data, model, folder), each step's result, facts and
+# printed lines in files of its own.
 #
-# These jobs are keyed on what the demo's code means, not on its bytes: the demo
+# The job is keyed on what the demo's code means, not on its bytes: the demo
 # is not an input but a param, with its code key (glossary.codekey: the syntax
 # tree without docstrings), so a comment, docstring or blank-line edit reruns
 # nothing here, while publish_demo and notebook still republish the script.
-# They are cacheable between clones (`--cache`, SNAKEMAKE_OUTPUT_CACHE): the
-# cache key covers the scripts, the lib inputs, these params and the platform.
+# It is cacheable between clones (`--cache`, SNAKEMAKE_OUTPUT_CACHE): the
+# cache key covers the script, the lib input, these params and the platform.
 # The data files an entry.md declares (`data`) are inputs: editing one retrains that entry.
 
 
-rule tokenize:
+# One job for the three steps: as three jobs, the two short ones paid a Python start, numpy and the
+# demo's import each, before and after the training, on the path of everything after it.
+rule compute:
     input:
-        lib=lib("tokenize_corpus"),
+        lib=lib("compute"),
         declared=entry_data,
     output:
-        data="results/{entry}/tokens.json",
-        facts="results/{entry}/facts/tokenize.json",
-        checks="results/{entry}/checks/1-tokenize.txt",
-    log:
-        "logs/tokenize/{entry}.log",
-    cache: True
-    priority: PRIORITY["compute"]
-    params:
-        demo=demo,
-        code=code_key,
-        platform=PLATFORM,
-    message:
-        "{wildcards.entry}: tokenize the corpus"
-    script:
-        "../../scripts/tokenize_corpus.py"
-
-
-rule train:
-    input:
-        data="results/{entry}/tokens.json",
-        lib=lib("train"),
-        declared=entry_data,
-    output:
+        tokens="results/{entry}/tokens.json",
         model="results/{entry}/model.json",
-        facts="results/{entry}/facts/train.json",
-        checks="results/{entry}/checks/2-train.txt",
-    log:
-        "logs/train/{entry}.log",
-    cache: True
-    priority: PRIORITY["compute"]
-    params:
-        demo=demo,
-        code=code_key,
-        platform=PLATFORM,
-    message:
-        "{wildcards.entry}: train the model"
-    script:
-        "../../scripts/train.py"
-
-
-rule export_csv:
-    input:
-        data="results/{entry}/tokens.json",
-        model="results/{entry}/model.json",
-        lib=lib("export_csv"),
-        declared=entry_data,
-    output:
         data=directory("results/{entry}/data"),
-        facts="results/{entry}/facts/export.json",
-        checks="results/{entry}/checks/3-export.txt",
+        tokenize_facts="results/{entry}/facts/tokenize.json",
+        train_facts="results/{entry}/facts/train.json",
+        export_facts="results/{entry}/facts/export.json",
+        tokenize_checks="results/{entry}/checks/1-tokenize.txt",
+        train_checks="results/{entry}/checks/2-train.txt",
+        export_checks="results/{entry}/checks/3-export.txt",
     log:
-        "logs/export_csv/{entry}.log",
+        "logs/compute/{entry}.log",
     cache: True
     priority: PRIORITY["compute"]
     params:
@@ -76,9 +39,9 @@ rule export_csv:
         entry_file=demo_file,
         csv=declared_csv,
     message:
-        "{wildcards.entry}: export the CSVs"
+        "{wildcards.entry}: tokenize the corpus, train the model, export the CSVs"
     script:
-        "../../scripts/export_csv.py"
+        "../../scripts/compute.py"
 
 
 # The cache hands back its files as symlinks (a stored directory as a symlink

@@ -9,9 +9,7 @@
 if PLAN.plain_slugs():
 
     # On a plain script's files these rules come before the blocks demo's that write the same names.
-    ruleorder: plain_demo > tokenize
-    ruleorder: plain_demo > train
-    ruleorder: plain_demo > export_csv
+    ruleorder: plain_demo > compute
     ruleorder: plain_demo > preview
     ruleorder: publish_plain > publish_demo
 
