@@ -160,6 +160,13 @@ def test_tex_in_a_description_is_named(broken):
     assert any("'\\\\frac'" in w and "meta description" in w for w in failed(broken, "tex", "terms/function.html"))
 
 
+def test_texs_dashes_and_quotes_are_tex_a_reader_should_not_see():
+    """What the real dictionary's names showed on every page that listed them (Karush--Kuhn--Tucker)."""
+    assert audit.tex_in("Karush--Kuhn--Tucker conditions") == "--"
+    assert audit.tex_in("the ``kernel trick''") == "``"
+    assert audit.tex_in("Karush\u2013Kuhn\u2013Tucker, a -- b, --cores, x - y") is None
+
+
 @pytest.mark.slow
 def test_axe_violations_are_named(broken):
     assert any(w.startswith("axe-core, light: image-alt") for w in failed(broken, "axe", "terms/matrix.html"))

@@ -29,14 +29,24 @@ HOSTILE = r"""
 }
 """
 # A term whose name holds "gradient" after its first word: "gradient" ranks it below the names that
-# start with it (its plural "zero-gradient conditions" holds the word too); and one whose name, forms
-# and first sentence hold formulas (their text shows the characters, never the TeX).
+# start with it (its plural "zero-gradient conditions" holds the word too); one whose name and forms
+# hold TeX's en dash (--); and one whose name, forms and first sentence hold formulas (their text shows
+# the characters, never the TeX).
 CONTAINING = r"""
 \newglossaryentry{zerogradient}
 {name={zero-gradient condition},
 	description={The zero-gradient condition asks that the \gls{gradient} of a \gls{function} vanishes.},
 	type=math,
 	text={zero-gradient condition}
+}
+
+\newglossaryentry{kkt}
+{name={Karush--Kuhn--Tucker conditions},
+	description={The Karush--Kuhn--Tucker conditions tell when a point minimises a \gls{function} under
+		constraints.},
+	type=math,
+	first={Karush--Kuhn--Tucker (KKT) conditions},
+	text={KKT conditions}
 }
 
 \newglossaryentry{kmeans}
@@ -545,7 +555,7 @@ def test_results_are_links_that_open_in_a_new_tab(base, opened):
     assert v.page.url == base + "terms/matrix.html"
 
 
-TEX = re.compile(r"\\[A-Za-z]+|\$[^$\s][^$]*\$|[_^]\{")
+TEX = re.compile(r"\\[A-Za-z]+|\$[^$\s][^$]*\$|[_^]\{|(?<=\w)--(?=\w)|``")
 
 
 def texts_of_page(text):
@@ -576,6 +586,12 @@ def test_no_tex_in_titles_descriptions_alt_texts_terms_json_or_llms_txt(site):
     assert description.endswith("written f: 𝒳 → 𝒴.")            # the formula's characters
     kmeans = next(t for t in terms["terms"] if t["slug"] == "kmeans")
     assert kmeans["name"] == "k-means" and kmeans["forms"]["text"] == "k-means" and "√" in kmeans["abstract"]
+    kkt = next(t for t in terms["terms"] if t["slug"] == "kkt")
+    assert kkt["name"] == "Karush\u2013Kuhn\u2013Tucker conditions", kkt["name"]
+    assert kkt["forms"]["first"] == "Karush\u2013Kuhn\u2013Tucker (KKT) conditions", kkt["forms"]
+    assert "Karush\u2013Kuhn\u2013Tucker conditions</h1>" in (site / "terms/kkt.html").read_text()
+    # its BibTeX record writes the dash as BibTeX does, which the PDF's typewriter font can show
+    assert "title = {{Karush--Kuhn--Tucker conditions}}" in " ".join(kkt["bibtex"].split())
     assert len(pages) > 20
 
 

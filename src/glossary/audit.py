@@ -44,8 +44,9 @@ from glossary import auditpage, fidelity
 
 PASSES = ((1280, "light"), (390, "light"), (390, "dark"), (1280, "dark"))
 HEIGHT = 900
-# TeX a reader should never see: a control word or symbol, or a braced sub- or superscript.
-TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{")
+# TeX a reader should never see: a control word or symbol, a braced sub- or superscript, or the input
+# of TeX's dashes and quotes (Karush--Kuhn--Tucker, ``word'').
+TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{|(?<=\w)--(?=\w)|``")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
 CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "axe", "fidelity")

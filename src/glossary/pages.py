@@ -74,7 +74,10 @@ def png_size(path):
 # --- citing, linking, listing -------------------------------------------------------
 
 BIB_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%",
-               "$": r"\$", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+               "$": r"\$", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+               # dashes and quotes as BibTeX (and TeX) write them: the print edition's verbatim block,
+               # in a typewriter font that has no such glyph, drew an en dash as "{"
+               "\u2013": "--", "\u2014": "---", "\u201c": "``", "\u201d": "''", "\u2018": "`", "\u2019": "'"}
 
 
 def bib(text):

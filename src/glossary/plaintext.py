@@ -194,7 +194,7 @@ def texts(pieces):
 def sources(items, latex_macros=""):
     """{key: text} of {key: (source text, the reader of its entry's prose)}: a name's or a form's
     source, read as its entries' prose is (glossary.documents.parse_texts), written by `texts`.  A source
-    without markup is its own text."""
-    plain = {k: s for k, (s, reader) in items.items() if not re.search(r"[\\$^_{}~*`\[<&]", s)}
+    without markup (nor TeX's or smart punctuation's dashes and quotes, -- and '') is its own text."""
+    plain = {k: s for k, (s, reader) in items.items() if not re.search(r"[\\$^_{}~*`\[<&]|--|''", s)}
     done = texts(documents.parse_texts({k: v for k, v in items.items() if k not in plain}, latex_macros))
     return {k: plain[k] if k in plain else done[k] for k in items}

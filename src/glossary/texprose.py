@@ -499,8 +499,9 @@ def raise_formula(failure, parsed, terms):
 
 # --- this reader in the entry model (glossary.model.READERS["latex"]) ---------------------------
 
-# A term's name that needs this reader ($\sigma$-algebra, R\'enyi); the others are text as they are.
-TEX_TITLE = re.compile(r"[\\$~^_{}]")
+# A term's name that needs this reader ($\sigma$-algebra, R\'enyi, Karush--Kuhn--Tucker: TeX's dashes and
+# quotes are ligatures of its input); the others are text as they are.
+TEX_TITLE = re.compile(r"[\\$~^_{}]|--|``|''")
 def term_of(entry):
     """This reader's own shape of a glossary.model.Entry: {"key", "slug", "body", "path", "body_line"}."""
     return {"key": entry.key, "slug": entry.slug, "body": entry.document.source, "path": entry.path,
