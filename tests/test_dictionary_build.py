@@ -432,6 +432,10 @@ def test_subfigures_are_lettered_as_in_the_pdf(site):
     assert figures["fig:overfitting-line"].startswith("(a)")
     assert figures["fig:overfitting-curve"].startswith("(b)")
     assert "(a) A straight line." in words(pdftotext(site / "terms" / "overfitting.pdf"))
+    # a subfigure without a caption is not lettered, on the page nor in the PDF (LaTeX letters a \caption)
+    assert figures["fig:overfitting-box"] == ""
+    assert "(c)" not in words(pdftotext(site / "terms" / "overfitting.pdf"))
+    assert "(c)" not in words(pdftotext(site / "dictionary.pdf"))
 
 
 def test_equation_and_figure_references(site):

@@ -194,7 +194,7 @@ def test_drawn_figures_keep_a_contrast_of_3_to_1_in_both_schemes(served, browser
                 ratio, stroke, background = auditpage.stroke_contrast(picture.screenshot())
                 measured[f"{name} #{i + 1} {scheme}"] = round(ratio, 2)
             context.close()
-    assert len(measured) == 10, measured
+    assert len(measured) == 12, measured
     assert min(measured.values()) >= 3, measured
 
 

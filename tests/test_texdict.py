@@ -135,8 +135,8 @@ def test_pictures_become_placeholders_on_their_lines(tiny):
     assert "tikzpicture" not in gd["body"] and "\\caption{Three steps" in gd["body"]
     assert "\\label{fig:gd-steps}" in gd["body"] and "\\begin{figure}[H]" in gd["body"]
     fits = tiny["entries"]["overfitting"]
-    assert [p["n"] for p in fits["pictures"]] == [1, 2]
-    assert fits["body"].count("\\begin{subfigure}") == 2
+    assert [p["n"] for p in fits["pictures"]] == [1, 2, 3]
+    assert fits["body"].count("\\begin{subfigure}") == 3
     assert "\\includegraphics{picture:2}" in fits["body"]
     assert "\\begin{axis}" in tiny["entries"]["trainingerror"]["pictures"][0]["tex"]
     assert tiny["entries"]["model"]["body"].count("\\begin{minipage}") == 2
@@ -176,7 +176,7 @@ def test_labels_numbered_per_term(tiny):
     assert labels["eq:matrix-row-one"] == {"slug": "matrix", "kind": "equation", "number": 1}
     assert labels["fig:gd-steps"] == {"slug": "gd", "kind": "figure", "number": 1}
     # Labels of subfigures name their figure's number.
-    assert {labels[f"fig:overfitting-{x}"]["number"] for x in ("line", "curve", "fits")} == {1}
+    assert {labels[f"fig:overfitting-{x}"]["number"] for x in ("line", "curve", "box", "fits")} == {1}
     defined = set()
     for name in GLOSSARY_FILES:
         defined |= set(re.findall(r"\\label\{([^}]*)\}", (FIXTURE / name).read_text()))

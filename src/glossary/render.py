@@ -98,15 +98,19 @@ class EntryPass(prose.Pass):
             attr, caption, body = b["c"]
             short, long = caption
             # The page numbers its figures in the caption; LaTeX numbers them itself (resolve() drops it):
-            # a figure "Figure 2.", a figure inside one (a subfigure) "(a)", "(b)" as LaTeX's subcaption.
+            # a figure "Figure 2.", a figure inside one (a subfigure) "(a)", "(b)" as LaTeX's subcaption,
+            # which letters a subfigure only by its \caption (the authors may draw the letter themselves).
             if self.subfigures is None:
                 self.figures += 1
                 shown = f"{self.words.get('Figure', 'Figure')}\u00a0{self.figures}."
+            elif not long:
+                shown = None
             else:
                 self.subfigures += 1
                 shown = f"({chr(ord('a') + (self.subfigures - 1) % 26)})"
             label = [prose.node("Span", [["", ["figure-label"], []],
-                                         [prose.node("Strong", [prose.node("Str", shown)]), prose.node("Space")]])]
+                                         [prose.node("Strong", [prose.node("Str", shown)]), prose.node("Space")]])
+                     ] if shown else []
             outer, self.subfigures = self.subfigures, 0 if self.subfigures is None else self.subfigures
             body = self.blocks(body)
             self.subfigures = outer
@@ -116,7 +120,7 @@ class EntryPass(prose.Pass):
             if first and first["t"] in ("Plain", "Para"):
                 long = [prose.node(first["t"], label + self.inlines(first["c"]))] + self.blocks(long[1:])
             else:
-                long = [prose.node("Plain", label)] + self.blocks(long)
+                long = ([prose.node("Plain", label)] if label else []) + self.blocks(long)
             return [prose.node("Figure", [attr, [short, long], body])]
         return super().block(b)
 
