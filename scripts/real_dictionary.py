@@ -337,7 +337,8 @@ def prepare(dest, source=SHARED):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    # an option (--help) is not a folder to copy into
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     if not SHARED.is_dir():
         sys.exit(f"no real dictionary at {SHARED}")
