@@ -278,7 +278,8 @@ def test_a_broken_figure_template_builds_shows_the_overlay_and_clears(session, p
     assert TEMPLATE in text and "Undefined control sequence" in text, text
     session.wait_for_line("build failed", after=before)
     assert TEMPLATE in "".join(session.lines[before:])
-    assert page.locator(BANNER).count() == 0
+    # the page hears of the build's end a moment after the server prints it
+    page.locator(BANNER).wait_for(state="detached", timeout=10_000)
 
     (session.root / TEMPLATE).write_bytes(session.sources[TEMPLATE])
     overlay.wait_for(state="detached", timeout=300_000)
