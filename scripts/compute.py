@@ -29,15 +29,11 @@ model["params"] = {k: np.asarray(v) for k, v in model["params"].items()}  # as t
 with demo.checks_to(out["export_checks"]):
     facts = module.export(jsonio.read(out["tokens"]), model, out_dir)
 
-# The declaration comes from the rule's params (so an edit of the `csv` field reruns this job), else
-# from the entry.md beside the demo.
-entry_file = snakemake.params.get("entry_file") or str(Path(snakemake.params["demo"]).parent / "entry.md")
-declared = snakemake.params.get("csv")
-if declared is None:
-    meta, _ = entries.split_front_matter(Path(entry_file).read_text(encoding="utf-8"), entry_file)
-    declared = meta["csv"]
+# The declaration comes from the rule's params, so that an edit of the `csv` field reruns this job (a demo
+# declares it: entry.schema.yaml, or a dictionary's YAML file, whose demos default to none).
+entry_file = snakemake.params["entry_file"]
 try:
-    entries.check_exported(declared, out_dir, entry_file)
+    entries.check_exported(snakemake.params["csv"], out_dir, entry_file)
 except entries.EntryError as err:
     # One line, last in the job's log (what `make site` shows) and on Snakemake's output.
     for stream in (sys.stderr, sys.__stderr__):
