@@ -56,6 +56,51 @@ CONTAINING = r"""
 	text={$k$-means}
 }
 """
+# A term with the book's \caption*: one under each picture of a row of minipages (the figure has its own
+# caption too), and a table's only caption, numbered in its text by \refstepcounter and \thetable (the
+# real dictionary's random projection, data point and relational model).
+CAPTIONS = r"""
+\newglossaryentry{relationalmodel}
+{name={relational model},
+	description={A relational model stores a \gls{dataset} as a table (Table~\ref{tab:rows}), and
+		Fig.~\ref{fig:views} shows one photo three ways.
+		\begin{figure}[H]
+			\centering
+			\begin{minipage}[t]{0.3\textwidth}
+				\includegraphics[width=\linewidth]{assets/tiny}
+				\caption*{original}
+			\end{minipage}\hfill
+			\begin{minipage}[t]{0.3\textwidth}
+				\includegraphics[width=\linewidth]{assets/tiny}
+				\caption*{95 \% masked}
+			\end{minipage}\hfill
+			\begin{minipage}[t]{0.3\textwidth}
+				\includegraphics[width=\linewidth]{assets/tiny}
+				\caption*{a single \gls{datapoint}}
+			\end{minipage}
+			\caption{One photo, three ways.}
+			\label{fig:views}
+		\end{figure}
+		\begin{table}[H]
+			\refstepcounter{table}
+			\caption*{
+				\centering
+				\scshape TABLE \thetable \\[0.5ex]
+				\scshape Rows of a \gls{dataset}
+			}
+			\label{tab:rows}
+			\centering
+			\begin{tabular}{lc}
+				\hline
+				Name & Weight \\
+				\hline
+				Zenzi & 100 \\
+				\hline
+			\end{tabular}
+		\end{table}},
+	text={relational model}
+}
+"""
 # A List of Symbols, \input after \begin{document} as the large dictionary's is: the notation page's.
 SYMBOLS = r"""% The symbols, in the manner of ListSymbols_English.tex.
 \section*{List of Symbols}
@@ -88,7 +133,7 @@ def build_reading(root):
     config = source / "dictionary.yaml"
     config.write_text(re.sub(r"^demos:\n(?:[ \t]+.*\n?)*", "", config.read_text(), flags=re.M))
     with (source / "TinyDict_Math.tex").open("a") as f:
-        f.write(HOSTILE + CONTAINING)
+        f.write(HOSTILE + CONTAINING + CAPTIONS)
     (source / "TinyDict_Symbols.tex").write_text(SYMBOLS)
     main = source / "TinyDict_Main.tex"
     main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
@@ -630,3 +675,28 @@ def test_notation_and_abbreviations_are_linked_from_every_page_and_in_the_sitema
     assert "<loc>notation.html</loc>" in sitemap or "notation.html</loc>" in sitemap
     assert "abbreviations.html</loc>" in sitemap
     assert " 0 dead" in (out / "results/links/report.txt").read_text().splitlines()[0]
+
+
+def pdf_text(path):
+    run = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
+    return re.sub(r"\s+", " ", run.stdout)
+
+
+def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(site):
+    """\\caption* as the book sets it (CAPTIONS): under each picture of a row, and as the table's only
+    caption, with no "Table 1:" before the book's own "TABLE 1"; in the page, the term's PDF and the book."""
+    page = (site / "terms/relationalmodel.html").read_text(encoding="utf-8")
+    figure = page[page.index('<figure id="fig:views"'):page.index("</figure>")]
+    rows = re.findall(r'<div class="minipage">\s*<p><a class="picture" [^>]*><img [^>]*alt="([^"]*)" /></a>\s*</p>'
+                      r'\s*<div class="subcaption">\s*(.*?)\s*</div>\s*</div>', figure, flags=re.S)
+    shown = [(alt, re.sub(r"<[^>]+>", "", text)) for alt, text in rows]
+    assert shown == [("original", "original"), ("95 % masked", "95 % masked"),
+                     ("a single data point", "a single data point")]
+    assert figure.count("figure-label") == 1 and "One photo, three ways." in figure
+    table = page[page.index('<div id="tab:rows">'):]
+    assert re.search(r"<caption>\s*<span class=\"smallcaps\">TABLE 1<br />", table)
+    for pdf in (site / "terms/relationalmodel.pdf", site / "dictionary.pdf"):
+        text = pdf_text(pdf)
+        assert "original 95 % masked a single data point" in text, pdf
+        assert "TABLE 1 Rows of a dataset" in text and "Table 1: TABLE" not in text, pdf
+        assert "Figure 1: One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf

@@ -4,8 +4,8 @@ A picture (a compiled tikzpicture) or a photo (\\includegraphics) of a LaTeX dic
 description of its own; its figure's caption says what it shows.  The page's <img alt> and the
 Markdown's image text are that caption as text, each formula as the characters it shows
 (glossary.plaintext: f(w), w̄), never a gap ("toward the minimizer of ." was what dropping the
-formulas left).  "Figure N." and citations are not
-part of it; a subfigure's picture takes its own caption.  Two pandoc processes for a batch.
+formulas left).  "Figure N." and citations are not part of it; a subfigure's picture takes its own
+caption, and so does a picture with a \\caption* of its own.  Two pandoc processes for a batch.
 """
 import json
 
@@ -17,18 +17,22 @@ def images(figure, found):
     _, (_, long), body = figure["c"]
     caption = [x for b in long if b["t"] in ("Plain", "Para") for x in b["c"]]
 
-    def walk(value):
+    def walk(value, caption):
         if isinstance(value, list):
             for v in value:
-                walk(v)
+                walk(v, caption)
         elif isinstance(value, dict):
             if value.get("t") == "Figure":
                 images(value, found)
             elif value.get("t") == "Image" and not value["c"][1]:
                 found.append((value, caption))
+            elif value.get("t") == "Div":
+                # a picture of a row with its own \caption* (a Div of class subcaption beside it) takes that
+                sub = [b for b in value["c"][1] if b["t"] == "Div" and "subcaption" in b["c"][0][1]]
+                walk(value["c"][1], [x for b in sub[0]["c"][1] for x in b["c"]] if sub else caption)
             else:
-                walk(value.get("c"))
-    walk(body)
+                walk(value.get("c"), caption)
+    walk(body, caption)
     return found
 
 

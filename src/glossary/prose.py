@@ -321,11 +321,39 @@ def other_edition(target, content, fmt):
                           [XREF_TARGET[fmt].format(slug=path), ""]]), mark]
 
 
+def unnumbered_caption(inlines, command="\\caption*"):
+    return node("Plain", [node("RawInline", ["latex", command + "{"]), *inlines, node("RawInline", ["latex", "}"])])
+
+
+def caption_inlines(long):
+    return [x for b in long if b["t"] in ("Plain", "Para") for x in b["c"]]
+
+
+def latex_captions(v):
+    """In print, a caption as LaTeX's \\caption* sets it, which pandoc's LaTeX writer does not write: a
+    subcaption (a Div under one picture of a float) and the caption of an unnumbered figure or table
+    (which a \\refstepcounter of the book may have numbered in its text, as "TABLE 1")."""
+    t, c = v["t"], v["c"]
+    if t == "Div" and "subcaption" in c[0][1]:
+        return [unnumbered_caption(caption_inlines(c[1]))]
+    if t == "Figure" and "unnumbered" in c[0][1] and c[1][1]:
+        return [node("Figure", [c[0], [None, []], [*c[2], unnumbered_caption(caption_inlines(c[1][1]))]])]
+    if t == "Table" and "unnumbered" in c[0][1] and c[1][1]:
+        return [unnumbered_caption(caption_inlines(c[1][1]), "\\captionof*{table}"),
+                node("Table", [c[0], [None, []], *c[2:]])]
+    return [v]
+
+
 def for_format(value, fmt):
-    """The AST with each xref link in format `fmt`'s own form."""
+    """The AST with each xref link in format `fmt`'s own form (and, in print, each unnumbered caption)."""
     if isinstance(value, list):
         out = []
         for v in value:
+            if fmt == "latex" and isinstance(v, dict) and v.get("t") in ("Div", "Figure", "Table"):
+                done = latex_captions(v)
+                if done != [v]:
+                    out.extend(for_format(done, fmt))
+                    continue
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)
                 if ":" in slug:

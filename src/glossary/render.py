@@ -100,10 +100,12 @@ class EntryPass(prose.Pass):
             # The page numbers its figures in the caption; LaTeX numbers them itself (resolve() drops it):
             # a figure "Figure 2.", a figure inside one (a subfigure) "(a)", "(b)" as LaTeX's subcaption,
             # which letters a subfigure only by its \caption (the authors may draw the letter themselves).
+            # A \caption* (class "unnumbered") shows no number, though the figure counts as the reader's labels do.
             if self.subfigures is None:
                 self.figures += 1
-                shown = f"{self.words.get('Figure', 'Figure')}\u00a0{self.figures}."
-            elif not long:
+                shown = (None if "unnumbered" in attr[1]
+                         else f"{self.words.get('Figure', 'Figure')}\u00a0{self.figures}.")
+            elif not long or "unnumbered" in attr[1]:
                 shown = None
             else:
                 self.subfigures += 1

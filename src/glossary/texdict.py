@@ -59,7 +59,7 @@ from pathlib import Path
 from glossary import eqnumbers
 from glossary.errors import EntryError, Mistake, Mistakes, fault, mistakes_of
 from glossary.readers import bib2gls
-from glossary.readers.latex import document, glossaries, graphics, known, lexer, pictures
+from glossary.readers.latex import document, environments, glossaries, graphics, known, lexer, pictures
 from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
 from glossary.readers.latex.crosscheck import SLUG, check_references, labels, slug_of, slugs  # noqa: F401
 from glossary.readers.latex.document import DEFAULT_TITLE, DEFAULT_TYPE, resolve_input  # noqa: F401
@@ -135,6 +135,8 @@ class Body:
                 depth -= 1
             elif tok in PRINT_ONLY:
                 pos = self.print_only(tok, m.start(), pos, numbers)
+            elif tok == "\\caption*":
+                pos = self.caption_star(m.start(), pos, envs)
             elif tok in plain:
                 continue  # most tokens: a command known in text and math that needs nothing here
             elif tok == "$":
@@ -205,6 +207,14 @@ class Body:
             replacement = str(number[1]) if number else str(self.counters[kind])
         self.edits.append((start, pos, replacement))
         return pos
+
+    def caption_star(self, start, pos, envs):
+        """\\caption*, marked as its binding says (environments.caption_star); its text is scanned on."""
+        _, content_start, end = argument(self.text, pos, self.src, "\\caption*")
+        if self.text[content_start - 1:content_start] != "{":
+            return pos
+        self.edits.extend(environments.caption_star(self.text, start, content_start, end, envs))
+        return content_start - 1
 
     def number_env(self, name, pos):
         """The number a figure/table environment takes, counted in the term; for a displayed equation

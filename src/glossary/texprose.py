@@ -42,7 +42,7 @@ import re
 from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import formulas, inlines_of, node, nodes, run_pandoc
-from glossary.readers.latex import glossaries, lexer, references
+from glossary.readers.latex import environments, glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 # --sandbox: pandoc reads no file (a \\lstinputlisting would put any file of the machine into the text).
@@ -269,8 +269,74 @@ def parse(terms, macros, targets, first_use=True):
     shown = dict(zip(forms, form_inlines))
     out = {}
     for term, blocks, refs in zip(terms, parsed, refs_of):
-        out[term["slug"]] = without_layout(Resolve(refs, shown).blocks(blocks))
+        out[term["slug"]] = without_layout(captions(Resolve(refs, shown).blocks(blocks)))
     return out
+
+
+def caption_mark(inline):
+    """"sub", "end" or "unnumbered" for a marker of environments.caption_star, else None."""
+    if inline.get("t") == "RawInline" and inline["c"][0] == "latex":
+        m = re.fullmatch(re.escape(environments.CAPTION_MARK) + r"\{(\w+)\}", inline["c"][1].strip())
+        return m.group(1) if m else None
+    return None
+
+
+def unmarked(attr, caption):
+    """A Figure's or Table's attr and caption: "unnumbered" among its classes where its caption opens
+    with the mark of a \\caption* (its only caption), the mark gone."""
+    short, long = caption
+    first = long[0] if long else None
+    if not (first and first["t"] in ("Plain", "Para") and first["c"] and caption_mark(first["c"][0]) == "unnumbered"):
+        return attr, caption
+    rest = first["c"][1:]
+    while rest and rest[0]["t"] in ("Space", "SoftBreak"):
+        rest = rest[1:]
+    return [attr[0], [*attr[1], "unnumbered"], attr[2]], [short, [node(first["t"], rest), *long[1:]]]
+
+
+def subcaptions(block):
+    """A paragraph holding a marked \\caption* (one of a float's captions) as the blocks it stands for:
+    the text before it, a Div of class "subcaption", the text after it."""
+    out, inlines, caption = [], [], None
+    for x in block["c"]:
+        mark = caption_mark(x)
+        if mark == "sub":
+            # pandoc's placeholder alt text ("image") goes where a caption describes the picture, as it
+            # does itself for a \\caption it reads: alttext gives the picture the caption's text
+            out.append(node(block["t"], [node("Image", [x["c"][0], [], x["c"][2]])
+                                         if x["t"] == "Image" and x["c"][1] == [node("Str", "image")] else x
+                                         for x in inlines]))
+            inlines, caption = [], []
+        elif mark == "end" and caption is not None:
+            while inlines and inlines[0]["t"] in ("Space", "SoftBreak"):
+                inlines = inlines[1:]
+            out.append(node("Div", [["", ["subcaption"], []], [node("Plain", inlines)]]))
+            inlines, caption = [], None
+        else:
+            inlines.append(x)
+    out.append(node(block["t"], inlines))
+    return [b for b in out if b["t"] == "Div" or any(x["t"] not in ("Space", "SoftBreak") for x in b["c"])]
+
+
+def captions(value):
+    """The blocks with each \\caption* in final form (environments.caption_star's marks read)."""
+    if isinstance(value, list):
+        out = []
+        for v in value:
+            if isinstance(v, dict) and v.get("t") in ("Plain", "Para") and any(caption_mark(x) for x in v["c"]):
+                out.extend(captions(b) for b in subcaptions(v))
+            else:
+                out.append(captions(v))
+        return out
+    if isinstance(value, dict) and value.get("t") == "Figure":
+        attr, caption = unmarked(*value["c"][:2])
+        return node("Figure", [attr, captions(caption), captions(value["c"][2])])
+    if isinstance(value, dict) and value.get("t") == "Table":
+        attr, caption = unmarked(*value["c"][:2])
+        return node("Table", [attr, captions(caption), *captions(value["c"][2:])])
+    if isinstance(value, dict):
+        return {k: captions(v) for k, v in value.items()}
+    return value
 
 
 # Commands that only lay out the printed page: a web page and pandoc's own LaTeX lay out their own.

@@ -1,5 +1,7 @@
 """Environments: the figures and tables a label numbers, the displayed math, lists (\\item) and the
 other environments pandoc's LaTeX reader handles; any other counts as unknown (glossary.texdict)."""
+import re
+
 from glossary.readers.latex.lexer import commands
 
 FIGURE_ENVS = frozenset("figure figure* subfigure wrapfigure".split())
@@ -18,3 +20,27 @@ ENVIRONMENTS = KNOWN_ENVS | FIGURE_ENVS | TABLE_ENVS | MATH_ENVS
 # \begin, \end, a list's \item and a float's \caption.
 TEXT = commands("begin end item caption caption*".split())
 COMMANDS = TEXT
+
+# \caption* (the caption package's caption without a number), as the book shows it.  pandoc keeps only a
+# float's last caption and numbers it, so the reader marks it for glossary.texprose.captions:
+# - the float's only caption: `\caption{MARK{unnumbered}...}`, an unnumbered Figure or Table;
+# - one of several (under each picture of a row of minipages): `MARK{sub}...MARK{end}`, a Div of class
+#   "subcaption" where it stood.  Neither changes the lines of the text.
+CAPTION_MARK = "\\GlossaryCaption"
+CAPTIONS = re.compile(r"\\caption(?![A-Za-z])")
+FLOAT_ENVS = FIGURE_ENVS | TABLE_ENVS
+
+
+def caption_star(text, start, content_start, end, envs):
+    """The edits ([(start, end, replacement)]) of the \\caption* at `start` whose argument's text runs
+    from content_start to end - 1: the float around it (the innermost of `envs`, the open environments)
+    holds no other caption, or it does."""
+    name = next((e for e in reversed(envs) if e in FLOAT_ENVS), None)
+    if name is not None:
+        opened = text.rfind(f"\\begin{{{name}}}", 0, start)
+        closed = text.find(f"\\end{{{name}}}", end)
+        span = text[max(opened, 0):closed if closed >= 0 else len(text)]
+    lines = "\n" * text.count("\n", start, content_start)
+    if name is not None and len(CAPTIONS.findall(span)) == 1:
+        return [(start, content_start, f"\\caption{{{CAPTION_MARK}{{unnumbered}}{lines}")]
+    return [(start, content_start, f"{CAPTION_MARK}{{sub}}{lines}"), (end - 1, end, f"{CAPTION_MARK}{{end}}")]
