@@ -56,9 +56,10 @@ CONTAINING = r"""
 	text={$k$-means}
 }
 """
-# A term with the book's \caption*: one under each picture of a row of minipages (the figure has its own
-# caption too), and a table's only caption, numbered in its text by \refstepcounter and \thetable (the
-# real dictionary's random projection, data point and relational model).
+# A term with the book's \caption*: one under each picture of a figure's minipages (the figure has its
+# own caption too), and a table's only caption, numbered in its text by \refstepcounter and \thetable;
+# the minipages as wide as the book's, one above two side by side (the real dictionary's random
+# projection, data point, learning task and relational model).
 CAPTIONS = r"""
 \newglossaryentry{relationalmodel}
 {name={relational model},
@@ -66,15 +67,16 @@ CAPTIONS = r"""
 		Fig.~\ref{fig:views} shows one photo three ways.
 		\begin{figure}[H]
 			\centering
-			\begin{minipage}[t]{0.3\textwidth}
-				\includegraphics[width=\linewidth]{assets/tiny}
+			\begin{minipage}[t]{0.95\textwidth}
+				\centering
+				\includegraphics[width=2cm]{assets/tiny}
 				\caption*{original}
-			\end{minipage}\hfill
-			\begin{minipage}[t]{0.3\textwidth}
+			\end{minipage}
+			\begin{minipage}[t]{.45\textwidth}
 				\includegraphics[width=\linewidth]{assets/tiny}
 				\caption*{95 \% masked}
 			\end{minipage}\hfill
-			\begin{minipage}[t]{0.3\textwidth}
+			\begin{minipage}[t]{0.45\linewidth}
 				\includegraphics[width=\linewidth]{assets/tiny}
 				\caption*{a single \gls{datapoint}}
 			\end{minipage}
@@ -677,18 +679,20 @@ def test_notation_and_abbreviations_are_linked_from_every_page_and_in_the_sitema
     assert " 0 dead" in (out / "results/links/report.txt").read_text().splitlines()[0]
 
 
-def pdf_text(path):
+def pdf_lines(path):
     run = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
-    return re.sub(r"\s+", " ", run.stdout)
+    return [" ".join(line.split()) for line in run.stdout.splitlines() if line.strip()]
 
 
 def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(site):
-    """\\caption* as the book sets it (CAPTIONS): under each picture of a row, and as the table's only
-    caption, with no "Table 1:" before the book's own "TABLE 1"; in the page, the term's PDF and the book."""
+    """\\caption* as the book sets it (CAPTIONS): under each picture of a figure's minipages, and as the
+    table's only caption, with no "Table 1:" before the book's own "TABLE 1"; in the page, the term's PDF
+    and the book, where the minipages keep their widths."""
     page = (site / "terms/relationalmodel.html").read_text(encoding="utf-8")
     figure = page[page.index('<figure id="fig:views"'):page.index("</figure>")]
-    rows = re.findall(r'<div class="minipage">\s*<p><a class="picture" [^>]*><img [^>]*alt="([^"]*)" /></a>\s*</p>'
-                      r'\s*<div class="subcaption">\s*(.*?)\s*</div>\s*</div>', figure, flags=re.S)
+    rows = re.findall(r'<div class="minipage[^"]*" data-width="[\d.]+">\s*<p><a class="picture" [^>]*>'
+                      r'<img [^>]*alt="([^"]*)" /></a>\s*</p>\s*<div class="subcaption">\s*(.*?)\s*</div>\s*</div>',
+                      figure, flags=re.S)
     shown = [(alt, re.sub(r"<[^>]+>", "", text)) for alt, text in rows]
     assert shown == [("original", "original"), ("95 % masked", "95 % masked"),
                      ("a single data point", "a single data point")]
@@ -696,7 +700,9 @@ def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(s
     table = page[page.index('<div id="tab:rows">'):]
     assert re.search(r"<caption>\s*<span class=\"smallcaps\">TABLE 1<br />", table)
     for pdf in (site / "terms/relationalmodel.pdf", site / "dictionary.pdf"):
-        text = pdf_text(pdf)
-        assert "original 95 % masked a single data point" in text, pdf
+        lines = pdf_lines(pdf)
+        text = " ".join(lines)
+        # the 0.95 minipage above the two of 0.45, side by side, as the book's widths set them
+        assert "original" in lines and "95 % masked a single data point" in lines, pdf
         assert "TABLE 1 Rows of a dataset" in text and "Table 1: TABLE" not in text, pdf
         assert "Figure 1: One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf

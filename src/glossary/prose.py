@@ -336,12 +336,33 @@ def latex_captions(v):
     t, c = v["t"], v["c"]
     if t == "Div" and "subcaption" in c[0][1]:
         return [unnumbered_caption(caption_inlines(c[1]))]
+    width = dict(c[0][2]).get("data-width") if t == "Div" and "minipage" in c[0][1] else None
+    if width is not None:
+        attrs = [a for a in c[0][2] if a[0] != "data-width"]
+        return [node("Div", [[c[0][0], c[0][1], attrs], [node("RawBlock", ["latex", WIDTH_NOTE + width]), *c[1]]])]
     if t == "Figure" and "unnumbered" in c[0][1] and c[1][1]:
         return [node("Figure", [c[0], [None, []], [*c[2], unnumbered_caption(caption_inlines(c[1][1]))]])]
     if t == "Table" and "unnumbered" in c[0][1] and c[1][1]:
         return [unnumbered_caption(caption_inlines(c[1][1]), "\\captionof*{table}"),
                 node("Table", [c[0], [None, []], *c[2:]])]
     return [v]
+
+
+# A minipage's width in print: for_format leaves it as a comment first in the minipage, and
+# latex_widths puts it where pandoc's writer put 1/n of the line (it sets a figure's blocks side by
+# side, each as wide); the book's own widths stack a 0.95 minipage above two of 0.45.
+WIDTH_NOTE = "%glossary-minipage-width "
+WRITTEN_WIDTH = re.compile(r"(\\begin\{minipage\}(?:\[[a-z]\])?\{)[\d.]+(\\linewidth\})\n"
+                           + re.escape(WIDTH_NOTE) + r"([\d.]+)\n\n?")
+
+
+LEFT_WIDTH = re.compile("^" + re.escape(WIDTH_NOTE) + r"[\d.]+\n\n?", re.M)
+
+
+def latex_widths(text):
+    """pandoc's LaTeX with each minipage of a figure as wide as the book's (one inside another is no
+    minipage in pandoc's LaTeX: its note goes)."""
+    return LEFT_WIDTH.sub("", WRITTEN_WIDTH.sub(r"\g<1>\3\2\n", text))
 
 
 def for_format(value, fmt):
@@ -399,7 +420,7 @@ def write(ast, fmt, body, path, macros):
     args = ["-f", "json", *WRITERS[fmt]]
     text = json.dumps(for_format(ast, fmt))
     if fmt != "html":
-        return run_pandoc(args, text)
+        return latex_widths(run_pandoc(args, text)) if fmt == "latex" else run_pandoc(args, text)
     # The MathML conversion is where an unknown macro shows: pandoc logs it and writes raw TeX instead.
     with tempfile.TemporaryDirectory() as tmp:
         log = str(Path(tmp) / "log.json")

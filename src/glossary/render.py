@@ -262,7 +262,8 @@ def write_batch(asts, fmt, bodies, macros=""):
             raise_formula(failures[0], asts, bodies, macros)
         return pages
     text = json.dumps(document(asts, fmt))
-    return split(prose.run_pandoc(["-f", "json", *prose.WRITERS[fmt]], text), fmt, list(asts))
+    out = prose.run_pandoc(["-f", "json", *prose.WRITERS[fmt]], text)
+    return split(prose.latex_widths(out) if fmt == "latex" else out, fmt, list(asts))
 
 
 def document(asts, fmt):

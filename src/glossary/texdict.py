@@ -162,6 +162,8 @@ class Body:
                 envs.append(name)
                 numbers.append(self.number_env(name, pos))
                 self.check_env(name, m.start())
+                if name == "minipage":
+                    self.minipage(pos)
             elif tok == "\\end":
                 name, _, pos = argument(text, pos, self.src, "\\end")
                 if envs and envs[-1] == name:
@@ -207,6 +209,14 @@ class Body:
             replacement = str(number[1]) if number else str(self.counters[kind])
         self.edits.append((start, pos, replacement))
         return pos
+
+    def minipage(self, pos):
+        """A minipage's width, marked after it for the page and print (environments.minipage_width)."""
+        pos = optional(self.text, optional(self.text, optional(self.text, pos)))
+        width, _, end = argument(self.text, pos, self.src, "\\begin{minipage}")
+        share = environments.minipage_width(width)
+        if share is not None:
+            self.edits.append((end, end, f"{environments.MINIPAGE_MARK}{{{share}}}"))
 
     def caption_star(self, start, pos, envs):
         """\\caption*, marked as its binding says (environments.caption_star); its text is scanned on."""

@@ -273,12 +273,50 @@ def parse(terms, macros, targets, first_use=True):
     return out
 
 
-def caption_mark(inline):
-    """"sub", "end" or "unnumbered" for a marker of environments.caption_star, else None."""
+def caption_mark(inline, mark=environments.CAPTION_MARK):
+    """What a mark of the reader's says ("sub", "end" or "unnumbered" for environments.caption_star's, a
+    share of the line for MINIPAGE_MARK's), else None."""
     if inline.get("t") == "RawInline" and inline["c"][0] == "latex":
-        m = re.fullmatch(re.escape(environments.CAPTION_MARK) + r"\{(\w+)\}", inline["c"][1].strip())
+        m = re.fullmatch(re.escape(mark) + r"\{([\w.]+)\}", inline["c"][1].strip())
         return m.group(1) if m else None
     return None
+
+
+CENTERING = re.compile(r"\\centering(?![A-Za-z])")
+
+
+def centred(blocks):
+    """Whether a \\centering stands among the blocks (not inside a nested environment)."""
+    for b in blocks:
+        if b["t"] == "RawBlock" and CENTERING.search(b["c"][1]):
+            return True
+        if b["t"] in ("Plain", "Para") and any(x["t"] == "RawInline" and CENTERING.search(x["c"][1])
+                                               for x in b["c"]):
+            return True
+    return False
+
+
+def minipage(div):
+    """A minipage's Div with its width (environments.minipage_width's mark, read and gone) as attribute,
+    and of class "centering" where the book centres its lines (a page's figure centres everything)."""
+    (ident, classes, attrs), blocks = div["c"]
+    if centred(blocks):
+        classes = [*classes, "centering"]
+    first = blocks[0] if blocks else None
+    if first and first["t"] == "RawBlock":       # the mark alone before a block (a list, a table)
+        share = caption_mark(node("RawInline", first["c"]), environments.MINIPAGE_MARK)
+        rest = None
+    elif first and first["t"] in ("Plain", "Para") and first["c"]:
+        share = caption_mark(first["c"][0], environments.MINIPAGE_MARK)
+        rest = first["c"][1:]
+        while rest and rest[0]["t"] in ("Space", "SoftBreak"):
+            rest = rest[1:]
+    else:
+        share = None
+    if share is None:
+        return node("Div", [[ident, classes, attrs], blocks])
+    blocks = ([node(first["t"], rest)] if rest else []) + blocks[1:]
+    return node("Div", [[ident, classes, [*attrs, ["data-width", share]]], blocks])
 
 
 def unmarked(attr, caption):
@@ -319,7 +357,8 @@ def subcaptions(block):
 
 
 def captions(value):
-    """The blocks with each \\caption* in final form (environments.caption_star's marks read)."""
+    """The blocks with each \\caption* and minipage width in final form (the marks of
+    environments.caption_star and environments.minipage_width read)."""
     if isinstance(value, list):
         out = []
         for v in value:
@@ -328,6 +367,9 @@ def captions(value):
             else:
                 out.append(captions(v))
         return out
+    if isinstance(value, dict) and value.get("t") == "Div" and "minipage" in value["c"][0][1]:
+        value = minipage(value)
+        return node("Div", [value["c"][0], captions(value["c"][1])])
     if isinstance(value, dict) and value.get("t") == "Figure":
         attr, caption = unmarked(*value["c"][:2])
         return node("Figure", [attr, captions(caption), captions(value["c"][2])])

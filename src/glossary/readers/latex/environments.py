@@ -21,6 +21,23 @@ ENVIRONMENTS = KNOWN_ENVS | FIGURE_ENVS | TABLE_ENVS | MATH_ENVS
 TEXT = commands("begin end item caption caption*".split())
 COMMANDS = TEXT
 
+# A minipage's width, as a share of the line (0.95\textwidth, .45\linewidth, \columnwidth): pandoc reads
+# a minipage as a Div and forgets it, and its LaTeX writer sets a figure's blocks side by side at 1/n of
+# the line each, where the book stacks a 0.95 minipage above two of 0.45.  The reader marks it
+# (`MINIPAGE_MARK{0.95}` after the width) for glossary.texprose.captions; print writes it back.
+MINIPAGE_MARK = "\\GlossaryMinipage"
+LINE_WIDTH = re.compile(r"\s*(\d*\.?\d*)\s*\\(?:textwidth|linewidth|columnwidth|hsize)\s*")
+
+
+def minipage_width(argument):
+    """The share of the line a minipage's width argument asks for ("0.95", "1"), or None (a length)."""
+    m = LINE_WIDTH.fullmatch(argument)
+    if not m or m.group(1) in (".",):
+        return None
+    share = float(m.group(1)) if m.group(1) else 1.0
+    return f"{share:g}" if 0 < share <= 1 else None
+
+
 # \caption* (the caption package's caption without a number), as the book shows it.  pandoc keeps only a
 # float's last caption and numbers it, so the reader marks it for glossary.texprose.captions:
 # - the float's only caption: `\caption{MARK{unnumbered}...}`, an unnumbered Figure or Table;
