@@ -9,7 +9,8 @@ from test_a11y import audit, open_page
 from test_browser import chromium
 from test_reading import reading_site
 
-from glossary import notation, plaintext, sentences
+from glossary import dictionary, notation, plaintext
+from glossary.entries import EntryError
 
 FIXTURE_MACROS = REPO / "tests/fixtures/texdict/assets/notation.tex"
 
@@ -61,15 +62,19 @@ def test_the_list_of_symbols_rows_are_read_as_symbol_and_meaning():
         (r"\labelspace", "Labels such as $\\{\\textit{cat}\\}$ ."), ("[0,1]", "The closed interval.")]
 
 
-def test_a_dropped_citation_takes_its_space_along():
-    """The page has no list of references: "The real numbers $x$ \\cite{Rudin}." reads "... x." """
-    space, cite = {"t": "Space"}, {"t": "Cite", "c": [[], [{"t": "Str", "c": "[1]"}]]}
-    x, dot = {"t": "Math", "c": [{"t": "InlineMath"}, "x"]}, {"t": "Str", "c": "."}
-    para = [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x, space, cite, dot]}]
-    assert sentences.blocks_without_citations(para) == [{"t": "Para", "c": [{"t": "Str", "c": "numbers"}, space, x,
-                                                                            dot]}]
-    two = [x, space, cite, {"t": "Str", "c": ","}, space, cite, dot]        # "$p$ \cite{a}, \cite{b}."
-    assert sentences.blocks_without_citations(two) == [x, dot]
+def test_the_list_of_symbols_citations_are_found_on_their_lines_and_checked(tmp_path):
+    """Its citations are formatted with the terms' (glossary.plan.Plan.cited): each is found on its line,
+    a commented one aside, and a key the bibliography lacks is the build's mistake, file and line."""
+    path = tmp_path / "Symbols.tex"
+    path.write_text("% \\cite{Commented}\n\\begin{align}\n"
+                    "  &\\mathbb{R} & \\quad & \\mbox{The real numbers \\cite[Ch. 1]{Rudin, Apostol}.}\n\\end{align}\n")
+    found = notation.symbol_citations(path)
+    assert [(c["key"], c["line"]) for c in found] == [("Rudin", 3), ("Apostol", 3)]
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@book{Rudin,\n  title = {Real and Complex Analysis},\n  year = {1987}\n}\n")
+    with pytest.raises(EntryError, match=r"Symbols.tex:3: term 'List of Symbols': no record 'Apostol' in refs.bib"):
+        dictionary.check_citations({"bibliography": str(bib)}, found)
+    assert dictionary.check_citations({"bibliography": str(bib)}, found[:1]) == ["Rudin"]
 
 
 def test_a_macro_file_without_a_list_of_symbols_documents_its_blocks_and_commented_lines():

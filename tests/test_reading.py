@@ -103,6 +103,18 @@ CAPTIONS = r"""
 	text={relational model}
 }
 """
+# A record only the List of Symbols cites.
+KIEFER = """
+@article{Kiefer1952,
+  author = {Kiefer, J. and Wolfowitz, J.},
+  title = {Stochastic Estimation of the Maximum of a Regression Function},
+  journal = {The Annals of Mathematical Statistics},
+  volume = {23},
+  number = {3},
+  pages = {462--466},
+  year = {1952}
+}
+"""
 # A List of Symbols, \input after \begin{document} as the large dictionary's is: the notation page's.
 SYMBOLS = r"""% The symbols, in the manner of ListSymbols_English.tex.
 \section*{List of Symbols}
@@ -114,7 +126,8 @@ SYMBOLS = r"""% The symbols, in the manner of ListSymbols_English.tex.
 \end{align}
 \subsection*{Training}
 \begin{align}
-	&\lrate & \quad & \parbox{.85\textwidth}{The \gls{learningrate} of \gls{gd} \cite{Robbins1951}.}
+	&\lrate & \quad & \parbox{.85\textwidth}{The \gls{learningrate} of \gls{gd} \cite{Robbins1951},
+		\cite[Sec. 2]{Kiefer1952}.}
 		\nonumber \\[2mm] \hline \nonumber\\[-5mm]
 %	&\weights & \quad & \mbox{A row the authors left out.} \nonumber \\
 	&\lossfunc{y}{\hat{y}} & \quad & \parbox{.85\textwidth}{The \gls{loss function} of a prediction
@@ -137,6 +150,8 @@ def build_reading(root):
     with (source / "TinyDict_Math.tex").open("a") as f:
         f.write(HOSTILE + CONTAINING + CAPTIONS)
     (source / "TinyDict_Symbols.tex").write_text(SYMBOLS)
+    with (source / "assets" / "tiny.bib").open("a") as f:
+        f.write(KIEFER)
     main = source / "TinyDict_Main.tex"
     main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
     run = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(config),
@@ -649,10 +664,14 @@ def test_the_notation_page_shows_the_list_of_symbols_as_mathml(site):
     assert len(symbols) == len(rows) == 4
     assert all(s.startswith("<math") and "</math>" in s for s, _ in symbols)
     assert [htmllib.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", text)] == \
-        ["Vectors and Matrices", "Training"]
+        ["Vectors and Matrices", "Training", "References"]
     assert 'href="terms/learningrate.html"' in symbols[2][1] and "<math" in symbols[3][1]
-    assert "Robbins" not in text and "\\cite" not in text             # no citations: no references here
     assert 'href="terms/loss-function.html"' in symbols[3][1]
+    # its citations as the terms' are, numbered in the page's order, one of them of a record no term cites
+    cited = re.findall(r'<a href="#ref-(\d+)" class="citation">(.*?)</a>', symbols[2][1])
+    assert cited == [("1", "[1]"), ("2", "[2, Sec. 2]")] and "\\cite" not in text
+    listed = re.findall(r'<p id="ref-(\d+)"><span class="reference-label">\[\d+\]</span> ([^<]*)', text)
+    assert [(n, "Robbins" in r, "Kiefer" in r) for n, r in listed] == [("1", True, False), ("2", False, True)]
 
 
 def test_the_abbreviations_page_lists_the_terms_with_short_forms(site, out, catalog):

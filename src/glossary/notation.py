@@ -16,7 +16,8 @@ import re
 import sys
 from pathlib import Path
 
-from glossary import plaintext, prose, render, sentences, texdict, texprose
+from glossary import citations, plaintext, prose, render, texdict, texprose
+from glossary.readers.latex.citations import CITE
 
 SYMBOLS_PAGE, ABBREVIATIONS_PAGE = "notation.html", "abbreviations.html"
 ALIGN = re.compile(r"\\begin\{(align|eqnarray|gather|flalign)\*?\}(.*?)\\end\{\1\*?\}", re.S)
@@ -162,9 +163,11 @@ def from_site_root(piece):
     return re.sub(r"<a\b[^>]*>", tag, piece)
 
 
-def rendered(sections, macros, targets, path=""):
-    """The sections with each heading, symbol and meaning as HTML (MathML): one pandoc run reads them
-    all (glossary.texprose, \\gls references as links), one writes them."""
+def rendered(sections, macros, targets, path="", formatted=None):
+    """(the sections with each heading, symbol and meaning as HTML (MathML), the page's references):
+    one pandoc run reads them all (glossary.texprose, \\gls references as links), one writes them.
+    Citations are numbered in the page's order, as a term's are (formatted: the build's records,
+    glossary.citations.format_references; the references, citations.number's)."""
     terms = []
 
     def add(body, line=1):
@@ -179,8 +182,9 @@ def rendered(sections, macros, targets, path=""):
                        "meaning": add(r["meaning"], r.get("line", 1))} for r in s["rows"]]}
             for s in sections]
     parsed = texprose.parse(terms, macros, targets, first_use=False)
-    pieces, failures = render.html_pieces({t["slug"]: sentences.blocks_without_citations(parsed[t["slug"]])
-                                           for t in terms})
+    numbering = citations.Numbering(formatted or {}, "ref-")
+    pieces, failures = render.html_pieces({t["slug"]: numbering.walk(parsed[t["slug"]]) for t in terms})
+    refs = [{"n": n, "key": key, **numbering.formatted[key]} for key, n in numbering.numbers.items()]
     for formula, message in failures:       # the page shows it as its TeX; the build says so
         print(f"note: {path}: a formula of the List of Symbols does not convert to MathML and shows as TeX: "
               f"{formula} ({' '.join(message.split())[:120]})", file=sys.stderr)
@@ -193,7 +197,16 @@ def rendered(sections, macros, targets, path=""):
     return [{"title": shown(p["title"]), "id": f"symbols-{i + 1}",
              "rows": [{"symbol": shown(r["symbol"]), "name": r["name"], "meaning": shown(r["meaning"])}
                       for r in p["rows"]]}
-            for i, p in enumerate(plan)]
+            for i, p in enumerate(plan)], refs
+
+
+def symbol_citations(symbols_path):
+    """[{"key", "path", "line", "term"}] of every citation of a List of Symbols (comments aside), in order:
+    the build formats their records with the terms' (glossary.plan.Plan.cited)."""
+    text = texprose.strip_comments(Path(symbols_path).read_text(encoding="utf-8"))
+    return [{"key": key.strip(), "path": str(symbols_path), "line": text.count("\n", 0, m.start()) + 1,
+             "term": "List of Symbols"}
+            for m in CITE.finditer(text) for key in m.group(1).split(",") if key.strip()]
 
 
 def notation_sections(symbols_path, macro_paths, latex=True):

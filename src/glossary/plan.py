@@ -380,9 +380,15 @@ class Plan:
         root = Path(self.dictionary["root"])
         return [str(root / g["path"]) for s in slugs for g in self.entries[s].get("graphics", [])]
 
+    @cached_property
+    def cited(self):
+        """The keys the entries and the List of Symbols cite, sorted: the records formatted once."""
+        found = self._notation.symbol_citations(self.symbols_file) if self.symbols_file else []
+        return sorted(set(self.dictionary["cited"]) | set(dictionary.check_citations(self.dictionary, found)))
+
     def references(self):
         """The cited records, formatted once for the whole build (none when nothing is cited)."""
-        return [REFERENCES] if self.dictionary["cited"] else []
+        return [REFERENCES] if self.cited else []
 
     def views(self):
         return [catalog.view_path(b) for b in self.batches]

@@ -23,32 +23,6 @@ def is_citation(x):
     return x["t"] == "Cite" or (x["t"] == "Link" and "citation" in x["c"][0][1])
 
 
-def is_separator(x):
-    """What stands between two citations ("\\cite{a}, \\cite{b}"): a space, a comma, a semicolon."""
-    return x["t"] in ("Space", "SoftBreak") or (x["t"] == "Str" and x["c"] in (",", ";"))
-
-
-def blocks_without_citations(value):
-    """Blocks without their citations and without the space before each ("The real numbers x
-    \\cite{Rudin}." reads "The real numbers x."), links kept: a page with no list of references."""
-    if isinstance(value, list):
-        kept, since_cite = [], None     # since_cite: where kept stood after the last citation dropped
-        for v in value:
-            if isinstance(v, dict) and "t" in v and is_citation(v):
-                # the separator between two citations goes with them
-                if since_cite is not None and all(isinstance(k, dict) and is_separator(k) for k in kept[since_cite:]):
-                    del kept[since_cite:]
-                while kept and isinstance(kept[-1], dict) and kept[-1].get("t") in ("Space", "SoftBreak"):
-                    kept.pop()
-                since_cite = len(kept)
-                continue
-            kept.append(blocks_without_citations(v))
-        return kept
-    if isinstance(value, dict):
-        return {k: blocks_without_citations(v) for k, v in value.items()}
-    return value
-
-
 def without_citations(inlines, keep_refs=False):
     """A summary without its citations (a preview or an index line has no references to point to)
     and without links (it stands beside links of its own); with keep_refs, the links to labels (named

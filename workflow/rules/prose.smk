@@ -59,7 +59,7 @@ checkpoint catalog:
         "../../scripts/catalog.py"
 
 
-if DICTIONARY["cited"]:
+if PLAN.cited:
 
     rule references:
         input:
@@ -71,8 +71,8 @@ if DICTIONARY["cited"]:
         log:
             "logs/references/references.log",
         params:
-            cited=DICTIONARY["cited"],
+            cited=PLAN.cited,
         message:
-            f"the {len(DICTIONARY['cited'])} cited records, formatted once"
+            f"the {len(PLAN.cited)} cited records, formatted once"
         script:
             "../../scripts/references.py"

@@ -84,6 +84,7 @@ if PLAN.notation_page:
             symbols=[PLAN.symbols_file] if PLAN.symbols_file else [],
             macros=PLAN.notation_macros,
             names=dictionary.NAMES,
+            references=PLAN.references(),
             template=repo("templates/notation.html.j2"),
             base=repo("templates/base.html.j2"),
             edition=editions.VIEW,
