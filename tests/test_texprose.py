@@ -96,7 +96,8 @@ def test_gls_forms_follow_first_use_and_capitals():
                  r"\glstext{svm}, \glsfirst{svm}, \Gls{data point}.")
     forms = TARGETS["svm"]["forms"]
     assert xrefs(blocks) == [
-        ("svm", forms["first"]), ("svm", forms["text"]), ("svm", forms["text"]), ("svm", forms["plural"]),
+        ("svm", "Support vector machine (SVM)"),       # the first use opens the text: a capital
+        ("svm", forms["text"]), ("svm", forms["text"]), ("svm", forms["plural"]),
         ("loss", "Losses"), ("loss", "losses"), ("svm", forms["text"]), ("svm", forms["first"]),
         ("data-point", "Data point")]
     # The link's shape is prose.Pass's for [[slug]], so prose's writers take it unchanged.
@@ -108,7 +109,20 @@ def test_gls_at_the_head_of_a_paragraph_stays_inline():
     blocks = one("\\Gls{loss} first.\n\n\\gls{svm} second.")
     assert [b["t"] for b in blocks] == ["Para", "Para"]
     assert texprose.unknown(blocks) == []
-    assert [text(b["c"]) for b in blocks] == ["Loss first.", "support vector machine (SVM) second."]
+    assert [text(b["c"]) for b in blocks] == ["Loss first.", "Support vector machine (SVM) second."]
+
+
+def test_a_first_use_takes_the_article_and_the_capital_of_its_long_form():
+    """The text was written for the short form the book prints (its first use is earlier in the book):
+    a page's first use shows the long one, with the article and the capital that it needs."""
+    assert text(one(r"Train an \gls{svm}, then an \gls{svm}.")[0]["c"]) == \
+        "Train a support vector machine (SVM), then an SVM."
+    assert text(one(r"It ends. \gls{svm} starts, as An \gls{loss} does.")[0]["c"]) == \
+        "It ends. Support vector machine (SVM) starts, as An loss does."
+    assert text(one(r"See e.g. \gls{svm}.")[0]["c"]) == "See e.g. support vector machine (SVM)."
+    assert [texprose.article_for(t) for t in ("independent and identically distributed (i.i.d.)",
+                                              "Euclidean space", "\\emph{unit} vector", "$k$-means")] == \
+        ["an", "a", "a", None]
 
 
 def test_a_form_with_math_is_parsed_and_written():

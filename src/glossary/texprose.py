@@ -127,13 +127,51 @@ def capitalise(inlines):
     return out
 
 
+# A glossary command with the article before it ("an \\gls{ml}"), which a first use may have to change.
+ARTICLE_CALL = re.compile(r"(?:(?<![\w\\$])(?P<article>[Aa]n?)(?P<space>\s+))?" + GLS_CALL.pattern)
+# Where a sentence starts: the text before it is empty or ends a sentence (not an abbreviation's dot).
+SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d)]?\s+$")
+ABBREVIATED = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.", "Ref.")
+
+
+def article_for(tex):
+    """"a" or "an" before a form's LaTeX, by the sound of its first word; None when it opens with
+    something else (a formula)."""
+    word = re.match(r"\s*(?:\\[A-Za-z]+\s*)*\{?\s*([A-Za-z]+)", tex)
+    if not word:
+        return None
+    w = word.group(1).lower()
+    if w.startswith(("eu", "uni", "use", "usu", "uti", "one", "once")):
+        return "a"                              # a unique, a user, a Euclidean, a one-hot
+    if w.startswith(("hour", "honest", "honou", "honor", "heir")):
+        return "an"
+    return "an" if w[0] in "aeiou" else "a"
+
+
+def first_use_context(before, article, shown):
+    """A first use's long form where the text was written for the short one (the book's first use is
+    earlier in the book; a page's is here): the article that agrees with it ("a machine learning (ML)
+    method", not "an"), or None to keep; and whether it opens a sentence ("Machine learning (ML) methods")."""
+    wanted = article_for(shown)
+    change = None
+    if article and wanted and article.lower() != wanted:
+        change = wanted.capitalize() if article[0].isupper() else wanted
+    text = before.rstrip()
+    opens = not article and (not text or SENTENCE_END.search(before[-40:]) is not None
+                             and not text.endswith(ABBREVIATED))
+    return change, opens
+
+
 def replace_refs(term, targets, refs, first_use=True):
     """The body with each glossary command replaced by TOKEN N; refs gets (slug, form LaTeX,
-    capitalised) for each N.  An unknown key is an EntryError naming file, line and key."""
+    capitalised) for each N.  An unknown key is an EntryError naming file, line and key.  A first use
+    whose long form shows where the text was written for the short one ("an \\gls{ml}") takes the
+    article that agrees with it, and a capital where it opens a sentence."""
     seen = set()
+    body = term["body"]
 
     def sub(m):
-        command, key = m.group(1), m.group(3).strip()
+        command, key = m.group(3), m.group(5).strip()
         if key not in targets:
             line = term.get("body_line", 1) + term["body"][:m.start()].count("\n")
             near = ", ".join(sorted(k for k in targets if k[:3] == key[:3])[:5]) or "a key of the dictionary"
@@ -144,10 +182,16 @@ def replace_refs(term, targets, refs, first_use=True):
         forms = dict(targets[key].get("forms", {}))
         if "title" in targets[key]:
             forms["name"] = targets[key]["title"]
-        refs.append((targets[key]["slug"], form_text(forms, form), upper))
-        return TOKEN.format(n=len(refs) - 1)
+        shown, article = form_text(forms, form), m.group("article") or ""
+        if form in ("first", "firstplural"):
+            later = form_text(forms, "text" if form == "first" else "plural")
+            if shown != later:
+                change, opens = first_use_context(body[:m.start()], article, shown)
+                article, upper = change or article, upper or opens
+        refs.append((targets[key]["slug"], shown, upper))
+        return article + (m.group("space") or "") + TOKEN.format(n=len(refs) - 1)
 
-    return GLS_CALL.sub(sub, term["body"])
+    return ARTICLE_CALL.sub(sub, body)
 
 
 # --- the one parse ---------------------------------------------------------------------
