@@ -385,8 +385,10 @@ def pinpoint(suffix):
 
 
 def citation_link(n, citation, prefix):
-    """"[n]" or "[n, pinpoint]" as a Link of class "citation" to #<prefix><n>."""
-    where = pinpoint(citation["citationSuffix"])
+    """"[n]" or "[n, pinpoint]" as a Link of class "citation" to #<prefix><n> (the pinpoint's spaces
+    unbreakable: "[2, Ch. 9]" stays on one line)."""
+    where = [{"t": "Str", "c": "\u00a0"} if x["t"] in ("Space", "SoftBreak") else x
+             for x in pinpoint(citation["citationSuffix"])]
     label = [{"t": "Str", "c": f"[{n}"}] + ([{"t": "Str", "c": ","}, {"t": "Space"}] + where if where else []) + \
         [{"t": "Str", "c": "]"}]
     return {"t": "Link", "c": [["", ["citation"], []], label, [f"#{prefix}{n}", ""]]}
@@ -422,6 +424,11 @@ class Numbering:
             out = []
             for item in tree:
                 if isinstance(item, dict) and item.get("t") == "Cite":
+                    # a citation glued to the word before it ("w_j\\cite{x}") stands a space apart, as the
+                    # cite package sets it
+                    if out and isinstance(out[-1], dict) and out[-1].get("t") not in ("Space", "SoftBreak") \
+                            and not (out[-1].get("t") == "Str" and out[-1]["c"].endswith(("(", "[", "\u00a0"))):
+                        out.append({"t": "Space"})
                     out.extend(self.replace(item))
                 else:
                     out.append(self.walk(item))
