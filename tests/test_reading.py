@@ -709,7 +709,7 @@ def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(s
     and the book, where the minipages keep their widths."""
     page = (site / "terms/relationalmodel.html").read_text(encoding="utf-8")
     figure = page[page.index('<figure id="fig:views"'):page.index("</figure>")]
-    rows = re.findall(r'<div class="minipage[^"]*" data-width="[\d.]+">\s*<p><a class="picture" [^>]*>'
+    rows = re.findall(r'<div class="minipage[^"]*" style="--share: [\d.]+">\s*<p><a class="picture" [^>]*>'
                       r'<img [^>]*alt="([^"]*)" /></a>\s*</p>\s*<div class="subcaption">\s*(.*?)\s*</div>\s*</div>',
                       figure, flags=re.S)
     shown = [(alt, re.sub(r"<[^>]+>", "", text)) for alt, text in rows]
@@ -725,3 +725,21 @@ def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(s
         assert "original" in lines and "95 % masked a single data point" in lines, pdf
         assert "TABLE 1 Rows of a dataset" in text and "Table 1: TABLE" not in text, pdf
         assert "Figure 1: One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf
+
+
+def test_a_figures_minipages_take_their_printed_share_where_the_column_is_wide(site, browser):
+    """At 1280 px the 0.95 minipage stands above the two of 0.45, side by side, each its share of the
+    column; at 390 px a minipage is as wide as what it holds (pictures stack when they do not fit)."""
+    found = {}
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.goto((site / "terms/relationalmodel.html").as_uri(), wait_until="load")
+        found[width] = page.eval_on_selector_all("#fig\\:views .minipage", """els => els.map(e => [
+            Math.round(e.getBoundingClientRect().y),
+            e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width])""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        context.close()
+    (top1, share1), (top2, share2), (top3, share3) = found[1280]
+    assert top1 < top2 == top3 and 0.9 < share1 < 0.95 and 0.4 < share2 == share3 < 0.45, found
+    assert found[390][0][1] < 0.9, found

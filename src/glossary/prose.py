@@ -336,10 +336,13 @@ def latex_captions(v):
     t, c = v["t"], v["c"]
     if t == "Div" and "subcaption" in c[0][1]:
         return [unnumbered_caption(caption_inlines(c[1]))]
-    width = dict(c[0][2]).get("data-width") if t == "Div" and "minipage" in c[0][1] else None
-    if width is not None:
-        attrs = [a for a in c[0][2] if a[0] != "data-width"]
-        return [node("Div", [[c[0][0], c[0][1], attrs], [node("RawBlock", ["latex", WIDTH_NOTE + width]), *c[1]]])]
+    if t == "Div" and "minipage" in c[0][1] and ("centering" in c[0][1] or dict(c[0][2]).get("data-width")):
+        # its width (latex_widths) and its \centering, which the reader's layout pass took away
+        width = dict(c[0][2]).get("data-width")
+        first = ([node("RawBlock", ["latex", WIDTH_NOTE + width])] if width else []) + \
+            ([node("RawBlock", ["latex", "\\centering"])] if "centering" in c[0][1] else [])
+        attr = [c[0][0], [k for k in c[0][1] if k != "centering"], [a for a in c[0][2] if a[0] != "data-width"]]
+        return [node("Div", [attr, [*first, *c[1]]])]
     if t == "Figure" and "unnumbered" in c[0][1] and c[1][1]:
         return [node("Figure", [c[0], [None, []], [*c[2], unnumbered_caption(caption_inlines(c[1][1]))]])]
     if t == "Table" and "unnumbered" in c[0][1] and c[1][1]:
@@ -375,6 +378,13 @@ def for_format(value, fmt):
                 if done != [v]:
                     out.extend(for_format(done, fmt))
                     continue
+            if fmt == "html" and isinstance(v, dict) and v.get("t") == "Div" and dict(v["c"][0][2]).get("data-width"):
+                # a minipage's share of the line, for the stylesheet (wide screens set it, phones stack them)
+                ident, classes, attrs = v["c"][0]
+                share = [["style", f"--share: {dict(attrs)['data-width']}"]]
+                out.append(node("Div", [[ident, classes, [a for a in attrs if a[0] != "data-width"] + share],
+                                        for_format(v["c"][1], fmt)]))
+                continue
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)
                 if ":" in slug:
