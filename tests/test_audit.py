@@ -98,7 +98,9 @@ def broken(site, tmp_path_factory):
     figure = re.search(r'<figure id="fig:datapoint-photo".*?</figure>', (terms / "datapoint.html").read_text(), re.S)
     edit(terms / "datapoint.html", figure.group(0), figure.group(0) + figure.group(0).replace(
         'id="fig:datapoint-photo"', 'id="fig:datapoint-again"'))
-    edit(terms / "feature.html", '<div class="prose">', '<div class="prose">\n<p>As Fig. ?? shows.</p>')
+    edit(terms / "feature.html", '<div class="prose">', '<div class="prose">\n<p>As Fig. ?? shows.</p>'
+         '<p>It is an <a href="gd.html" class="xref">gradient descent (GD)</a> step, as w<a href="#ref-feature-1" '
+         'class="citation">[1]</a> says, not an <a href="gd.html" class="xref">GD</a> one.</p>')
     (terms / "gd" / "pictures" / "1.svg").write_text(FAINT)
     description = re.search(r'<meta name="description" content="([^"]*)"', (terms / "function.html").read_text())
     edit(terms / "function.html", description.group(0),
@@ -140,6 +142,15 @@ def test_a_number_shown_twice_is_named(broken):
 @pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))
+
+
+@pytest.mark.slow
+def test_a_wrong_article_and_a_glued_citation_are_named(broken):
+    """What the real dictionary's first uses read before ("an machine learning (ML)"), and its List of
+    Symbols ("w_j[2, Ch. 9]"); the authors' own "an GD", before the term's usual form, is theirs."""
+    assert failed(broken, "article", "terms/feature.html") == [
+        "'an' before the term 'gradient descent (GD)': 'a' reads right"]
+    assert failed(broken, "cite", "terms/feature.html") == ["citation [1] glued to the word before it: ', as w'"]
 
 
 @pytest.mark.slow

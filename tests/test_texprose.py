@@ -121,8 +121,8 @@ def test_a_first_use_takes_the_article_and_the_capital_of_its_long_form():
         "It ends. Support vector machine (SVM) starts, as An loss does."
     assert text(one(r"See e.g. \gls{svm}.")[0]["c"]) == "See e.g. support vector machine (SVM)."
     assert [texprose.article_for(t) for t in ("independent and identically distributed (i.i.d.)",
-                                              "Euclidean space", "\\emph{unit} vector", "$k$-means")] == \
-        ["an", "a", "a", None]
+                                              "Euclidean space", "\\emph{unit} vector", "$k$-means", "ML",
+                                              "GD step")] == ["an", "a", "a", None, "an", "a"]
 
 
 def test_a_form_with_math_is_parsed_and_written():

@@ -15,6 +15,10 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
   3:1 or more against its background, measured on its screenshot (glossary.auditpage);
 - tex: no TeX in a page's <title>, descriptions, alt texts or ARIA labels, nor in terms.json
   (but its BibTeX) or llms.txt;
+- article: an "a" or "an" just before a link that spells out a term's first use agrees with its words
+  ("a machine learning (ML) method" where the authors wrote "an \\gls{ml} method" for their book's "an
+  ML method": glossary.texprose.article_for); their own words before a term's usual form are theirs;
+- cite: a citation stands a space apart from the word before it ("w [2]", not "w[2]");
 - axe: no axe-core violation, at 1280 px, in both schemes;
 - fidelity (with --book): each term's words against the same entry of the authors' book
   (glossary.fidelity): median at least 0.98, minimum at least 0.9.
@@ -40,7 +44,7 @@ from urllib.parse import unquote, urlsplit
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from glossary import auditpage, fidelity
+from glossary import auditpage, fidelity, texprose
 
 PASSES = ((1280, "light"), (390, "light"), (390, "dark"), (1280, "dark"))
 HEIGHT = 900
@@ -49,7 +53,10 @@ HEIGHT = 900
 TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{|(?<=\w)--(?=\w)|``")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
-CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "axe", "fidelity")
+CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "axe", "fidelity")
+# The article a link to a term follows, and what a citation may follow without a space.
+ARTICLE = re.compile(r"(?:^|[^\w\\])([Aa]n?)\s+$")
+CITE_AFTER = "([\u00a0\u2014\u2013-/"
 
 
 def pages_of(site):
@@ -79,6 +86,10 @@ class Audit:
         self.tex_pages, self.qq, self.tex_files = set(), Counter(), Counter()
         self.malformed, self.math_pages = 0, 0     # MathML elements with the wrong children, pages
         self.duplicates, self.pages, self.files = 0, 0, Counter()
+        # the first-use forms that differ from the later ones ("machine learning (ML)"), casefolded
+        self.first_forms = {forms[first].casefold() for forms in fidelity.site_forms(self.site).values()
+                            for first, later in (("first", "text"), ("firstplural", "plural"))
+                            if forms.get(first) and forms[first] != forms.get(later)}
 
     def fail(self, check, page, what):
         self.failures.append((check, page, what))
@@ -137,6 +148,13 @@ class Audit:
         if found["qq"] is not None:
             self.qq["pages"] += 1
             self.fail("qq", name, f"'??' in the text: {found['qq']!r}")
+        for before, words in found["articles"]:
+            m, wanted = ARTICLE.search(before), texprose.article_for(words)
+            if m and wanted and m.group(1).lower() != wanted and words.casefold() in self.first_forms:
+                self.fail("article", name, f"{m.group(1)!r} before the term {words!r}: {wanted!r} reads right")
+        for before, label in found["cites"]:
+            if before == "\u0000" or before and not before[-1].isspace() and before[-1] not in CITE_AFTER:
+                self.fail("cite", name, f"citation {label} glued to the word before it: {before!r}")
         self.malformed += len(found["malformed"])
         self.math_pages += bool(found["malformed"])
         for what in found["malformed"]:

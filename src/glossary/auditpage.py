@@ -77,6 +77,12 @@ COLLECT = r"""() => {
     const before = a.previousSibling ? (a.previousSibling.textContent || '').slice(-12) : '';
     refs.push({href: a.href, text, n: m[1], before});
   }
+  // The words just before each link to a term (its article) and before each citation (its space).
+  const before = a => { const p = a.previousSibling;
+                        return p === null ? '' : p.nodeType === Node.TEXT_NODE ? p.data.slice(-6) : '\u0000'; };
+  const words = a => a.textContent.replace(/\s+/g, ' ').trim();
+  const articles = [...main.querySelectorAll('a.xref')].map(a => [before(a), words(a)]);
+  const cites = [...main.querySelectorAll('a.citation')].map(a => [before(a), a.textContent.trim()]);
   const meta = [...document.querySelectorAll('meta[name="description"], meta[property^="og:"], meta[name^="twitter:"]')]
     .map(e => [e.getAttribute('name') || e.getAttribute('property'), e.getAttribute('content') || '']);
   const text = document.body.innerText, qq = text.indexOf('??');
@@ -88,6 +94,7 @@ COLLECT = r"""() => {
     .map(e => { const a = e.closest('math') && e.closest('math').querySelector('annotation');
                 return `<${e.localName}> of ${e.children.length} in ${a ? a.textContent.trim().slice(0, 60) : '?'}`; });
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
+          articles, cites,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};

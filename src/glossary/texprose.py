@@ -140,6 +140,8 @@ def article_for(tex):
     word = re.match(r"\s*(?:\\[A-Za-z]+\s*)*\{?\s*([A-Za-z]+)", tex)
     if not word:
         return None
+    if len(word.group(1)) > 1 and word.group(1).isupper():      # read letter by letter: "an ML", "a GD step"
+        return "an" if word.group(1)[0] in "AEFHILMNORSX" else "a"
     w = word.group(1).lower()
     if w.startswith(("eu", "uni", "use", "usu", "uti", "one", "once")):
         return "a"                              # a unique, a user, a Euclidean, a one-hot
