@@ -48,6 +48,8 @@ WRITERS = {
     "latex": ["-t", "latex", "--wrap=preserve", "--syntax-highlighting=none"],
     "markdown": ["-t", "markdown-smart-citations-raw_html-raw_attribute", "--wrap=preserve"],
 }
+# The abbreviations whose dot ends no sentence (glossary.sentences, glossary.texprose's first uses).
+ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.")
 # Where an [[xref]] points, by output format ("latex" is a macro instead).
 XREF_TARGET = {"html": "{slug}.html", "markdown": "{slug}.md"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|vbscript|file|data):", re.IGNORECASE)
@@ -329,10 +331,11 @@ def caption_inlines(long):
     return [x for b in long if b["t"] in ("Plain", "Para") for x in b["c"]]
 
 
-def latex_captions(v):
-    """In print, a caption as LaTeX's \\caption* sets it, which pandoc's LaTeX writer does not write: a
-    subcaption (a Div under one picture of a float) and the caption of an unnumbered figure or table
-    (which a \\refstepcounter of the book may have numbered in its text, as "TABLE 1")."""
+def in_print(v):
+    """[v] as print sets it where pandoc's LaTeX writer does not: a caption as LaTeX's \\caption* (a
+    subcaption, a Div under one picture of a float, and the caption of an unnumbered figure or table,
+    which a \\refstepcounter of the book may have numbered in its text, as "TABLE 1"), a minipage with
+    its width and its \\centering."""
     t, c = v["t"], v["c"]
     if t == "Div" and "subcaption" in c[0][1]:
         return [unnumbered_caption(caption_inlines(c[1]))]
@@ -357,8 +360,6 @@ def latex_captions(v):
 WIDTH_NOTE = "%glossary-minipage-width "
 WRITTEN_WIDTH = re.compile(r"(\\begin\{minipage\}(?:\[[a-z]\])?\{)[\d.]+(\\linewidth\})\n"
                            + re.escape(WIDTH_NOTE) + r"([\d.]+)\n\n?")
-
-
 LEFT_WIDTH = re.compile("^" + re.escape(WIDTH_NOTE) + r"[\d.]+\n\n?", re.M)
 
 
@@ -374,7 +375,7 @@ def for_format(value, fmt):
         out = []
         for v in value:
             if fmt == "latex" and isinstance(v, dict) and v.get("t") in ("Div", "Figure", "Table"):
-                done = latex_captions(v)
+                done = in_print(v)
                 if done != [v]:
                     out.extend(for_format(done, fmt))
                     continue

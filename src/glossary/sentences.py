@@ -3,8 +3,7 @@ gives none), the sentences that refer to other entries ("Referenced by"), and in
 citations and links (a summary, a quote, a caption's alt text).  glossary.render's prose pass uses
 them."""
 from glossary import prose
-
-ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.")
+from glossary.prose import ABBREVIATIONS
 
 
 def first_sentence(blocks):

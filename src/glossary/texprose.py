@@ -41,7 +41,7 @@ import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import formulas, inlines_of, node, nodes, run_pandoc
+from glossary.prose import ABBREVIATIONS, formulas, inlines_of, node, nodes, run_pandoc
 from glossary.readers.latex import environments, glossaries, lexer, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
@@ -131,7 +131,6 @@ def capitalise(inlines):
 ARTICLE_CALL = re.compile(r"(?:(?<![\w\\$])(?P<article>[Aa]n?)(?P<space>\s+))?" + GLS_CALL.pattern)
 # Where a sentence starts: the text before it is empty or ends a sentence (not an abbreviation's dot).
 SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d)]?\s+$")
-ABBREVIATED = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.", "Ref.")
 
 
 def article_for(tex):
@@ -160,7 +159,7 @@ def first_use_context(before, article, shown):
         change = wanted.capitalize() if article[0].isupper() else wanted
     text = before.rstrip()
     opens = not article and (not text or SENTENCE_END.search(before[-40:]) is not None
-                             and not text.endswith(ABBREVIATED))
+                             and not text.endswith(ABBREVIATIONS))
     return change, opens
 
 
