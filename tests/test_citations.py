@@ -117,10 +117,11 @@ def test_number_gives_each_term_its_own_numbers_pinpoints_and_groups():
     formatted = fake_formatted("ABCD")
     first = ast(r"First \cite{C}, then \cite[Sec. 2.4]{A}, both \citep{A,C}, new ones \cite{D,B}.", "latex")
     blocks, refs = citations.number(first["blocks"], formatted)
-    assert write(first, blocks, "plain") == "First [1], then [2, Sec.\u00a02.4], both [1], [2], new ones [3], [4]."
+    assert write(first, blocks, "plain") == "First [1], then [2,\u00a0Sec.\u00a02.4], both [1], [2], new ones [3], [4]."
     # a citation glued to its word stands a space apart, as the cite package sets it
     glued = ast(r"The weight $w_j$\cite[Ch. 9]{A}.", "latex")
-    assert write(glued, citations.number(glued["blocks"], formatted)[0], "plain") == "The weight w_(j) [1, Ch.\u00a09]."
+    assert write(glued, citations.number(glued["blocks"], formatted)[0], "plain") == \
+        "The weight w_(j) [1,\u00a0Ch.\u00a09]."
     assert [(r["n"], r["key"]) for r in refs] == [(1, "C"), (2, "A"), (3, "D"), (4, "B")]
     assert refs[0] == {"n": 1, "key": "C", **formatted["C"]}
     # Another term starts again at [1], whatever the first one numbered.
@@ -136,7 +137,7 @@ def test_citations_are_links_to_the_numbered_entries_in_html_and_markdown():
     html = write(doc, blocks, "html5")
     # Numbers in one cite ascend; a prefix stays with its key.
     link = '<a href="#ref-gdpr-{}" class="citation">{}</a>'.format
-    pinpoint = "[1, p.\u00a03]"
+    pinpoint = "[1,\u00a0p.\u00a03]"
     assert html == f'<p>As shown {link(1, pinpoint)}, see also {link(1, "[1]")}, see {link(2, "[2]")}.</p>'
 
     assert [r["key"] for r in refs] == ["b", "a"]

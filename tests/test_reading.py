@@ -669,7 +669,7 @@ def test_the_notation_page_shows_the_list_of_symbols_as_mathml(site):
     assert 'href="terms/loss-function.html"' in symbols[3][1]
     # its citations as the terms' are, numbered in the page's order, one of them of a record no term cites
     cited = re.findall(r'<a href="#ref-(\d+)" class="citation">(.*?)</a>', symbols[2][1])
-    assert cited == [("1", "[1]"), ("2", "[2, Sec.\u00a02]")] and "\\cite" not in text
+    assert cited == [("1", "[1]"), ("2", "[2,\u00a0Sec.\u00a02]")] and "\\cite" not in text
     listed = re.findall(r'<p id="ref-(\d+)"><span class="reference-label">\[\d+\]</span> ([^<]*)', text)
     assert [(n, "Robbins" in r, "Kiefer" in r) for n, r in listed] == [("1", True, False), ("2", False, True)]
 

@@ -385,11 +385,11 @@ def pinpoint(suffix):
 
 
 def citation_link(n, citation, prefix):
-    """"[n]" or "[n, pinpoint]" as a Link of class "citation" to #<prefix><n> (the pinpoint's spaces
-    unbreakable: "[2, Ch. 9]" stays on one line)."""
+    """"[n]" or "[n, pinpoint]" as a Link of class "citation" to #<prefix><n>, its spaces unbreakable:
+    "[2, Ch. 9]" stays on one line."""
     where = [{"t": "Str", "c": "\u00a0"} if x["t"] in ("Space", "SoftBreak") else x
              for x in pinpoint(citation["citationSuffix"])]
-    label = [{"t": "Str", "c": f"[{n}"}] + ([{"t": "Str", "c": ","}, {"t": "Space"}] + where if where else []) + \
+    label = [{"t": "Str", "c": f"[{n}"}] + ([{"t": "Str", "c": ",\u00a0"}] + where if where else []) + \
         [{"t": "Str", "c": "]"}]
     return {"t": "Link", "c": [["", ["citation"], []], label, [f"#{prefix}{n}", ""]]}
 
