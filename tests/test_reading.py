@@ -663,6 +663,7 @@ def test_the_notation_page_shows_the_list_of_symbols_as_mathml(site):
     symbols = re.findall(r"<dt>(.*?)</dt>\s*<dd>(.*?)</dd>", text, re.S)
     assert len(symbols) == len(rows) == 4
     assert all(s.startswith("<math") and "</math>" in s for s, _ in symbols)
+    assert all('displaystyle="true"' in s.split(">", 1)[0] for s, _ in symbols)    # as the list's align sets them
     assert [htmllib.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", text)] == \
         ["Vectors and Matrices", "Training", "References"]
     assert 'href="terms/learningrate.html"' in symbols[2][1] and "<math" in symbols[3][1]

@@ -194,8 +194,12 @@ def rendered(sections, macros, targets, path="", formatted=None):
         piece = from_site_root(pieces[slug]).strip() if slug else ""
         one = piece.startswith("<p>") and piece.endswith("</p>") and piece.count("<p>") == 1
         return piece[3:-4] if one else piece
+    def displayed(piece):
+        """A symbol as the List of Symbols' align environment sets it: in display style (a fraction full size)."""
+        return piece.replace('<math display="inline"', '<math display="inline" displaystyle="true"')
+
     return [{"title": shown(p["title"]), "id": f"symbols-{i + 1}",
-             "rows": [{"symbol": shown(r["symbol"]), "name": r["name"], "meaning": shown(r["meaning"])}
+             "rows": [{"symbol": displayed(shown(r["symbol"])), "name": r["name"], "meaning": shown(r["meaning"])}
                       for r in p["rows"]]}
             for i, p in enumerate(plan)], refs
 
