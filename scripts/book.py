@@ -20,8 +20,8 @@ if inp["symbols"]:
     macros = "".join(Path(p).read_text(encoding="utf-8") for p in inp["macros"])
     front["symbols"] = (Path(inp["symbols"][0]).read_text(encoding="utf-8"), macros,
                         jsonio.read(inp["names"])["targets"])
-formatted = typeset.cited_records(list(inp["references"]), Path(inp["symbols"][0]) if inp["symbols"] else None,
-                                  inp["bib"][0] if inp["bib"] else None, inp["csl"])
+# every record the book cites, the List of Symbols' too (glossary.plan.Plan.cited), formatted once
+formatted = jsonio.read(inp["references"][0]) if inp["references"] else {}
 document = typeset.book_document(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
                                  demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
                                  words_=params["words"])

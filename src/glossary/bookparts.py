@@ -109,12 +109,6 @@ class Bibliography:
                                           BOOK_PREFIX)
 
 
-def cited_keys(text):
-    """The keys a LaTeX text cites, in order."""
-    return [k.strip() for m in LATEX_CITE.finditer(texprose.strip_comments(text)) for k in m.group(1).split(",")
-            if k.strip()]
-
-
 # The List of Symbols is set inside a group, with the dictionary's macro file read there: a macro the
 # book's own notation also defines takes the dictionary's meaning for the list alone, and
 # \DeclareMathOperator (a preamble command) defines its operator in the document too.  \bm and

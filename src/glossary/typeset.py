@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from glossary import bookparts, citations, dictionary, editions, figures, jsonio, latex, pages
+from glossary import bookparts, citations, dictionary, editions, figures, latex, pages
 from glossary.entries import EntryError
 
 # Each entry PDF's own document, beside the entry's other results.
@@ -157,19 +157,6 @@ def symbols_path(loaded):
     if not path.is_file() and path.with_name(path.name + ".tex").is_file():
         path = path.with_name(path.name + ".tex")
     return [str(path)]
-
-
-def cited_records(references, symbols=None, bib=None, csl=None):
-    """The formatted records the book cites: references.json's (`references`: [its path] or []), and
-    those the List of Symbols alone cites, formatted here in the same style (a key the bibliography
-    lacks is left out: the list shows "[?]" for it, as LaTeX would)."""
-    formatted = jsonio.read(references[0]) if references else {}
-    if symbols and bib:
-        wanted = set(bookparts.cited_keys(Path(symbols).read_text(encoding="utf-8"))) - set(formatted)
-        missing = sorted(wanted & set(citations.bib_keys(bib)))
-        if missing:
-            formatted = {**formatted, **citations.format_references(missing, bib, csl)}
-    return formatted
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,

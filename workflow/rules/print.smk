@@ -106,8 +106,6 @@ rule book:
         names=dictionary.NAMES,
         symbols=SYMBOLS,
         macros=DICTIONARY["macro_files"] if SYMBOLS else [],
-        bib=[DICTIONARY["bibliography"]] if SYMBOLS and DICTIONARY["bibliography"] else [],
-        csl=repo("templates/csl/ieee.csl"),
         notation=repo("templates/notation.sty"),
         figures=PLAN.book_figures(),
         pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
