@@ -194,6 +194,7 @@ def rendered(sections, macros, targets, path="", formatted=None):
         piece = from_site_root(pieces[slug]).strip() if slug else ""
         one = piece.startswith("<p>") and piece.endswith("</p>") and piece.count("<p>") == 1
         return piece[3:-4] if one else piece
+
     def displayed(piece):
         """A symbol as the List of Symbols' align environment sets it: in display style (a fraction full size)."""
         return piece.replace('<math display="inline"', '<math display="inline" displaystyle="true"')
