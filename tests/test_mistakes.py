@@ -150,3 +150,19 @@ def test_a_yaml_fields_mistake_names_the_fields_line(tmp_path):
     assert lines[m.line - 1][m.column - 1:].startswith("script: ../gd_demo.py"), m
     assert m.what.startswith("demos.gd.script: '../gd_demo.py' is outside") and str(config) not in m.what, m
     assert "move the file into it" in m.fix, m
+
+
+def test_a_list_of_symbols_citing_no_record_is_told_with_the_others(five):
+    """The List of Symbols' citations are formatted with the terms' (glossary.plan.Plan.cited): a key the
+    bibliography lacks is one more mistake of the same check, at its file, line and column."""
+    (five / "TinyDict_Symbols.tex").write_text(
+        "\\section*{List of Symbols}\n\\begin{align}\n"
+        "\t&\\mathbb{R} & \\quad & \\mbox{The real numbers \\cite{Robins1951}.} \\nonumber\n\\end{align}\n",
+        encoding="utf-8")
+    main = five / "TinyDict_Main.tex"
+    main.write_text(main.read_text().replace("\\maketitle\n", "\\maketitle\n\\input{TinyDict_Symbols.tex}\n"))
+    _, found = dictionary.check(five / "dictionary.yaml")
+    [told] = [m for m in found if m.file == "TinyDict_Symbols.tex"]
+    assert (told.kind, told.line, told.term) == ("unknown-citation", 3, "List of Symbols"), told
+    assert pointed_at(five, told).startswith("Robins1951") and told.fix == "did you mean 'Robbins1951'?"
+    assert {m.kind for m in found} == {kind for _, _, _, kind, _ in BREAKS}     # and the five of the others

@@ -68,7 +68,7 @@ def test_the_list_of_symbols_citations_are_found_on_their_lines_and_checked(tmp_
     path = tmp_path / "Symbols.tex"
     path.write_text("% \\cite{Commented}\n\\begin{align}\n"
                     "  &\\mathbb{R} & \\quad & \\mbox{The real numbers \\cite[Ch. 1]{Rudin, Apostol}.}\n\\end{align}\n")
-    found = notation.symbol_citations(path)
+    found = dictionary.symbol_citations(path)
     assert [(c["key"], c["line"]) for c in found] == [("Rudin", 3), ("Apostol", 3)]
     bib = tmp_path / "refs.bib"
     bib.write_text("@book{Rudin,\n  title = {Real and Complex Analysis},\n  year = {1987}\n}\n")

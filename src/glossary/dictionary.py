@@ -15,6 +15,7 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 """
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from glossary import batchfiles, editions, jsonio, model
 from glossary import entries as glossary_entries
 from glossary.errors import EntryError, Mistake, Mistakes, mistakes_of
 from glossary.layout import title_order
+from glossary.readers.latex import citations as latex_citations
 from glossary.readers.latex import mentions
 
 SNAPSHOTS = "results/_entries"  # "_": no entry slug, so no per-entry rule claims these files
@@ -269,14 +271,23 @@ def check_editions(runs):
     return found
 
 
+def symbol_citations(path, shown=None):
+    """[{"key", "path", "line", "term"}] of the citations of the List of Symbols at `path` (the build
+    formats their records with the terms', glossary.plan.Plan.cited); `shown`: its path in messages."""
+    return latex_citations.in_file(path, "List of Symbols", shown)
+
+
 def citation_mistakes(read, bib, lang=None):
-    """[Mistake] of each citation of texdict's `read` that no record of the .bib file `bib` has (the
-    words of glossary.citations.check), at its line and column."""
+    """[Mistake] of each citation of texdict's `read` (its terms' and its List of Symbols') that no
+    record of the .bib file `bib` has (the words of glossary.citations.check), at its line and column."""
     cites, lines = [], {}
     for e in read["entries"].values():
         # texdict's terms are LaTeX: the LaTeX reader's mentions, at the file as the author names it
         cites += [{"key": key, "path": e["path"], "line": line, "term": e["key"]}
                   for key, line in mentions.of(e["body"], e["body_line"])[2]]
+    symbols = book_of(read["main"], read.get("config") or {})["symbols_file"] if read.get("main") else None
+    if symbols and Path(symbols).is_file():
+        cites += symbol_citations(symbols, os.path.relpath(symbols, read["root"]))
     if not cites:
         return []
     if not bib or not Path(bib).is_file():

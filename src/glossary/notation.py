@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 from glossary import citations, plaintext, prose, render, texdict, texprose
-from glossary.readers.latex.citations import CITE
 
 SYMBOLS_PAGE, ABBREVIATIONS_PAGE = "notation.html", "abbreviations.html"
 ALIGN = re.compile(r"\\begin\{(align|eqnarray|gather|flalign)\*?\}(.*?)\\end\{\1\*?\}", re.S)
@@ -203,15 +202,6 @@ def rendered(sections, macros, targets, path="", formatted=None):
              "rows": [{"symbol": displayed(shown(r["symbol"])), "name": r["name"], "meaning": shown(r["meaning"])}
                       for r in p["rows"]]}
             for i, p in enumerate(plan)], refs
-
-
-def symbol_citations(symbols_path):
-    """[{"key", "path", "line", "term"}] of every citation of a List of Symbols (comments aside), in order:
-    the build formats their records with the terms' (glossary.plan.Plan.cited)."""
-    text = texprose.strip_comments(Path(symbols_path).read_text(encoding="utf-8"))
-    return [{"key": key.strip(), "path": str(symbols_path), "line": text.count("\n", 0, m.start()) + 1,
-             "term": "List of Symbols"}
-            for m in CITE.finditer(text) for key in m.group(1).split(",") if key.strip()]
 
 
 def notation_sections(symbols_path, macro_paths, latex=True):

@@ -383,7 +383,7 @@ class Plan:
     @cached_property
     def cited(self):
         """The keys the entries and the List of Symbols cite, sorted: the records formatted once."""
-        found = self._notation.symbol_citations(self.symbols_file) if self.symbols_file else []
+        found = dictionary.symbol_citations(self.symbols_file) if self.symbols_file else []
         return sorted(set(self.dictionary["cited"]) | set(dictionary.check_citations(self.dictionary, found)))
 
     def references(self):
