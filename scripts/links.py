@@ -11,7 +11,7 @@ sys.stderr = open(snakemake.log[0], "w")
 site = os.path.commonpath(snakemake.input["site"])
 # Its files are the plan's (the rule's inputs), not all the folder holds: a page an earlier build staged
 # for a term since deleted is not published, so a link to it is dead.
-names = [n.as_posix() for n in publish.expand(site, [os.path.relpath(p, site) for p in snakemake.input["site"]])]
+names = publish.expand(site, [os.path.relpath(p, site) for p in snakemake.input["site"]])
 # and the book, whose own links its job checks (rule book)
 targets = snakemake.params["targets"]
 result = links.check(site, targets["site_url"], targets["entries"], snakemake.input["templates"],

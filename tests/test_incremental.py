@@ -206,6 +206,34 @@ def test_a_dry_run_publishes_nothing_and_succeeds(tmp_path):
     assert not (tmp_path / "site").exists()
 
 
+def test_publish_compares_only_the_files_changed_since_it_last_looked(tmp_path, monkeypatch):
+    """A publish reads and compares the bytes only of the files whose size, time or inode changed since
+    the last publish recorded them (results/published.json); a file written less than a second before
+    that record is compared again, so that an edit in the same clock tick is still published."""
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    for name in ("index.html", "terms/a.html", "terms/b.html"):
+        (staged / name).parent.mkdir(parents=True, exist_ok=True)
+        (staged / name).write_text(name)
+    assert publish.publish(staged, site) is True
+    old = os.stat(staged / "index.html").st_mtime_ns - 10**10        # as if written ten seconds ago
+    for path in [*staged.rglob("*.html"), *site.rglob("*.html")]:
+        os.utime(path, ns=(old, old))
+    assert publish.publish(staged, site) is False      # records them, now old enough to trust
+    compared, same_file = [], publish.same_file
+    monkeypatch.setattr(publish, "same_file",
+                        lambda a, b: compared.append(os.path.relpath(a, staged)) or same_file(a, b))
+    (staged / "terms/a.html").write_text("terms/a.html, edited")
+    assert publish.publish(staged, site) is True
+    assert compared == ["terms/a.html"] and (site / "terms/a.html").read_text() == "terms/a.html, edited"
+    # The same size, in place, and its time set back to what the last publish saw: that publish did
+    # not record a time so recent, so the bytes are compared and the edit published.
+    seen = os.stat(staged / "terms/a.html").st_mtime_ns
+    (staged / "terms/a.html").write_text("terms/a.html, EDITED")
+    os.utime(staged / "terms/a.html", ns=(seen, seen))
+    assert publish.publish(staged, site) is True and (site / "terms/a.html").read_text() == "terms/a.html, EDITED"
+    assert tree_bytes(site) == tree_bytes(staged)
+
+
 def test_publish_links_the_files_it_keeps_and_copies_the_changed(tmp_path):
     """An edit publishes a whole new site/ swapped in at once; the files the old one held byte for byte are
     linked from it, not copied again, and no published file shares its inode with the staged tree."""

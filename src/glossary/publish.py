@@ -9,16 +9,25 @@ in the staged tree, so an incremental build publishes the bytes a clean build of
 The listed files are copied beside site/ and swapped in with one rename (renameat2
 RENAME_EXCHANGE), so a reader of site/ sees the old site or the new one, never a mixture; a failed
 build never gets here and leaves site/ as it was.  Files get fixed permissions, whatever the umask.
+
+A file is copied only where its bytes differ from the published one.  After each publish,
+results/published.json records the size, modification time and inode of each staged file and of its
+published twin; where neither has changed since, they still hold the same bytes, and only the other
+files are read and compared (as git's index does; a time recorded less than a second before the
+record was taken is not trusted, since a write in the same clock tick could keep it).
 """
 import ctypes
 import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 STAGED, SITE = Path("results/site"), Path("site")     # what the build stages, where it publishes
 LISTING = "site-files.json"     # beside the staged folder: results/site-files.json
+RECORD = "published.json"       # beside it too: the stats of the files last published (see above)
+TRUSTED_AFTER_NS = 1_000_000_000    # a time this much older than the record is not a write's same tick
 MARKER = ".snakemake_timestamp"     # Snakemake's mark in a folder it made: not part of the site
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
@@ -35,10 +44,28 @@ def _exchange(a, b):
         raise OSError(err, os.strerror(err), f"{a} <-> {b}")
 
 
+def _parts(name):
+    """The sort key of a relative name: by its parts, as paths sort ("a/b" before "a-c")."""
+    return name.split("/")
+
+
+def names(tree):
+    """The site's files as relative names ("terms/a.html"), sorted; Snakemake's directory markers are
+    not part of it.  Strings and os.walk, not pathlib: a publish lists every file of the site twice."""
+    tree = os.fspath(tree)
+    cut = len(os.path.join(tree, ""))
+    found = []
+    for folder, _dirs, listed_here in os.walk(tree):
+        for name in listed_here:
+            path = os.path.join(folder, name)
+            if name != MARKER and os.path.isfile(path):
+                found.append(path[cut:])
+    return sorted(found, key=_parts)
+
+
 def files(tree):
-    """The site's files, relative and sorted; Snakemake's directory markers are not part of it."""
-    tree = Path(tree)
-    return sorted(p.relative_to(tree) for p in tree.rglob("*") if p.is_file() and p.name != MARKER)
+    """names(tree) as paths."""
+    return [Path(name) for name in names(tree)]
 
 
 def listing_path(staged):
@@ -49,8 +76,8 @@ def write_listing(paths, staged=STAGED):
     """Record the plan's files of the staged site (`paths` as the rules name them, under `staged`;
     a folder stands for the files in it) beside it, rewritten only when they change: several
     Snakemake processes (the Slurm jobs) may write the same list at once."""
-    names = sorted({Path(p).relative_to(staged).as_posix() for p in paths})
-    path, text = listing_path(staged), json.dumps(names, indent=0) + "\n"
+    listing = sorted({Path(p).relative_to(staged).as_posix() for p in paths})
+    path, text = listing_path(staged), json.dumps(listing, indent=0) + "\n"
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -66,61 +93,99 @@ def listed(staged):
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
-def expand(tree, names):
-    """The files of `names` under `tree` (a folder: the files in it), relative and sorted; Unbuilt
-    when one is missing."""
-    tree, found, missing = Path(tree), set(), []
-    for name in names:
-        path = tree / name
-        if path.is_dir():
-            found.update(Path(name) / f for f in files(path))
-        elif path.is_file():
-            found.add(Path(name))
+def expand(tree, listing):
+    """The files of the names in `listing` under `tree` (a folder: the files in it) as relative names,
+    sorted; Unbuilt when one is missing."""
+    tree, found, missing = os.fspath(tree), set(), []
+    for name in listing:
+        path = os.path.join(tree, name)
+        if os.path.isdir(path):
+            found.update(f"{name}/{f}" for f in names(path))
+        elif os.path.isfile(path):
+            found.add(name)
         else:
             missing.append(name)
     if missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         raise Unbuilt(f"{tree}/{missing[0]}{more}: not built, though the plan lists it; run the build "
                       "without --dry-run or --until to publish")
-    return sorted(found)
+    return sorted(found, key=_parts)
 
 
-def prune(tree, names):
-    """Remove from the staged tree what `names` does not list, and the folders left empty: what an
+def prune(tree, listing):
+    """Remove from the staged tree what `listing` does not name, and the folders left empty: what an
     earlier build staged for sources since deleted, which a clean build's tree has not either.
     A listed folder keeps all of it (Snakemake rewrites such a folder whole)."""
-    tree, names, folders = Path(tree), set(names), []
+    tree, listing, folders = os.fspath(tree), set(listing), []
+    cut = len(os.path.join(tree, ""))
     for folder, dirs, found in os.walk(tree):
-        here = Path(folder)
-        rel = here.relative_to(tree)
-        links = [d for d in dirs if (here / d).is_symlink()]    # os.walk lists them, never enters them
-        dirs[:] = [d for d in dirs if d not in links and (rel / d).as_posix() not in names]
-        folders.append(here)
+        rel = os.path.join(folder, "")[cut:]        # "" or "terms/a/"
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]   # os.walk never enters them
+        dirs[:] = [d for d in dirs if d not in links and rel + d not in listing]
+        folders.append(folder)
         for name in found + links:
-            if (rel / name).as_posix() not in names:
-                (here / name).unlink()
+            if rel + name not in listing:
+                os.unlink(os.path.join(folder, name))
     for folder in reversed(folders[1:]):        # the deepest first
-        if not any(folder.iterdir()):
-            folder.rmdir()
+        if not os.listdir(folder):
+            os.rmdir(folder)
 
 
 def site_of(tree):
-    """The files a staged tree publishes: those the plan lists, the tree pruned of the others; every
-    file of a tree without a listing."""
-    names = listed(tree)
-    if names is None:
-        return files(tree)
-    found = expand(tree, names)
-    prune(tree, names)
+    """The files a staged tree publishes (relative names): those the plan lists, the tree pruned of the
+    others; every file of a tree without a listing."""
+    listing = listed(tree)
+    if listing is None:
+        return names(tree)
+    found = expand(tree, listing)
+    prune(tree, listing)
     return found
 
 
 def same_file(a, b):
     """Whether files a and b hold the same bytes (b may be missing)."""
     try:
-        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+        if os.stat(a).st_size != os.stat(b).st_size:
+            return False
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            return fa.read() == fb.read()
     except FileNotFoundError:
         return False
+
+
+def _stats(*paths):
+    """[size, modification time (ns), inode, device] of each path; None when one is missing."""
+    try:
+        return [[st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev] for st in map(os.stat, paths)]
+    except OSError:
+        return None
+
+
+def _unchanged(recorded, src, published):
+    """Whether src and its published twin are as the record saw them (then they hold the same bytes)."""
+    return recorded is not None and _stats(src, published) == recorded
+
+
+def _read_record(staged):
+    try:
+        return json.loads(listing_path(staged).with_name(RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_record(staged, sources, site):
+    """results/published.json: the stats of each staged file and its published twin, now the same
+    bytes, where both were last written long enough ago to be told from a later write."""
+    taken = time.time_ns() - TRUSTED_AFTER_NS
+    record = {}
+    for rel, src in sources.items():
+        pair = _stats(src, os.path.join(site, rel))
+        if pair and pair[0][1] < taken and pair[1][1] < taken:
+            record[rel] = pair
+    path = listing_path(staged).with_name(RECORD)
+    tmp = path.with_name(f".{RECORD}.{os.getpid()}")
+    tmp.write_text(json.dumps(record, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+    tmp.replace(path)
 
 
 def publish(staged, site, editions=None):
@@ -130,28 +195,41 @@ def publish(staged, site, editions=None):
     copied (site/ is never written in place, so the link stays the published file)."""
     staged, site = Path(staged), Path(site)
     trees = [(staged, "")] + sorted((Path(tree), prefix) for prefix, tree in (editions or {}).items())
-    sources = {Path(prefix) / name: tree / name for tree, prefix in trees for name in site_of(tree)}
-    kept = {rel for rel, src in sources.items() if site.is_dir() and same_file(src, site / rel)}
-    if site.is_dir() and len(kept) == len(sources) and sorted(sources) == files(site):
+    # {relative name in site/: its staged file}, as strings: a publish looks at every file of the site
+    sources = {(Path(prefix) / name).as_posix() if prefix else name: os.path.join(tree, name)
+               for tree, prefix in trees for name in site_of(tree)}
+    record = _read_record(staged) if site.is_dir() else {}
+    kept = {rel for rel, src in sources.items() if site.is_dir() and (
+        _unchanged(record.get(rel), src, os.path.join(site, rel)) or same_file(src, os.path.join(site, rel)))}
+    if site.is_dir() and len(kept) == len(sources) and set(sources) == set(names(site)):
+        _write_record(staged, sources, site)
         return False
     fresh = site.with_name(site.name + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
+    made = set()
     for rel, src in sources.items():
-        (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
+        target = os.path.join(fresh, rel)
+        folder = os.path.dirname(target)
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
         if rel in kept:
             try:
-                os.link(site / rel, fresh / rel)
+                os.link(os.path.join(site, rel), target)
                 continue
             except OSError:     # a filesystem without hard links
                 pass
-        shutil.copyfile(src, fresh / rel)
-    for path in sorted(fresh.rglob("*")) + [fresh]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.copy2(src, target)       # with its time: the record can trust it from the next publish
+    for folder, _dirs, found in os.walk(fresh):
+        os.chmod(folder, 0o755)
+        for name in found:
+            os.chmod(os.path.join(folder, name), 0o644)
     if site.is_dir():
         _exchange(fresh, site)
         shutil.rmtree(fresh)
     else:
         fresh.rename(site)
+    _write_record(staged, sources, site)
     return True
 
 
