@@ -11,7 +11,9 @@ from conftest import BIN, copy_repo, tree_bytes
 
 pytestmark = pytest.mark.slow
 
-SLOW_STEP = "    import time; time.sleep({seconds})   # the test holds the build here\n"
+# The test holds the build here until it creates the file `release` (at most `seconds`).
+SLOW_STEP = ("    import os, time; _end = time.time() + {seconds}\n"
+             "    while not os.path.exists({release!r}) and time.time() < _end: time.sleep(0.1)\n")
 
 
 def skeleton_repo(path, slugs=("term-a",)):
@@ -25,11 +27,14 @@ def skeleton_repo(path, slugs=("term-a",)):
 
 
 def slow_training(root, slug="term-a", seconds=60):
+    """The entry's training waits for the file this returns (or `seconds`): the test lets it go on."""
     demo = root / "entries" / slug / f"{slug.replace('-', '_')}.py"
     text = demo.read_text()
     head = "def train(data, steps=STEPS, lr=LR):\n"
     assert head in text
-    demo.write_text(text.replace(head, head + SLOW_STEP.format(seconds=seconds), 1))
+    release = root.parent / f"release-{slug}"
+    demo.write_text(text.replace(head, head + SLOW_STEP.format(seconds=seconds, release=str(release)), 1))
+    return release
 
 
 def make_site(root, *args, env=None):
@@ -80,7 +85,7 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
     root = skeleton_repo(tmp_path / "repo")
     assert make_site(root).returncode == 0
     site = tree_bytes(root / "site")
-    slow_training(root, seconds=40)
+    release = slow_training(root, seconds=120)
     direct = subprocess.Popen([str(BIN / "snakemake"), "--cores", "1"], cwd=root, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,
                               env=dict(os.environ, PYTHONPATH=str(root / "src")))
@@ -99,6 +104,7 @@ def test_running_snakemake_keeps_its_lock(tmp_path):
         assert tree_bytes(root / "site") == site
         assert direct.poll() is None, "the running Snakemake was disturbed"
     finally:
+        release.touch()
         out = direct.communicate(timeout=300)[0]
     assert direct.returncode == 0, out[-3000:]
     assert "Finished jobid" in out
