@@ -522,6 +522,19 @@ def test_includegraphics_is_published(site, terms):
     assert [(r[3], r[4]) for r in rows] == [(str(width), str(height))]
 
 
+def test_a_photo_keeps_its_share_of_the_line(site):
+    """\\includegraphics[width=0.3\\textwidth] (the data point's 4-pixel photo): the page gives its link
+    that share of a wide column (the stylesheet: --share), and the term PDF prints it 0.3 of the line."""
+    assert '<a class="picture" href="datapoint/graphics/1.png" style="--share: 0.3">' in \
+        (site / "terms/datapoint.html").read_text()
+    pdf = site / "terms/datapoint.pdf"
+    [row] = raster_images(pdf)
+    pixels, ppi = int(row[3]), int(row[12])       # pdfimages rounds the resolution to a whole number
+    bbox = pdftotext(pdf, "-bbox", "-f", "1", "-l", "1")
+    line = max(map(float, re.findall(r'xMax="([\d.]+)"', bbox))) - min(map(float, re.findall(r'xMin="([\d.]+)"', bbox)))
+    assert pixels / (ppi + 0.5) * 72 <= 0.3 * line <= pixels / (ppi - 0.5) * 72, (pixels, ppi, line)
+
+
 def raster_images(path):
     """pdfimages -list's rows (split) of a PDF's raster images."""
     out = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout

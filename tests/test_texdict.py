@@ -15,7 +15,7 @@ from conftest import REPO
 from glossary import texdict
 from glossary.entries import EntryError
 from glossary.prose import pandoc
-from glossary.readers.latex import environments
+from glossary.readers.latex import environments, graphics
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 MAIN = FIXTURE / "TinyDict_Main.tex"
@@ -150,10 +150,18 @@ def test_pictures_become_placeholders_on_their_lines(tiny):
 
 def test_graphics_are_resolved_files(tiny):
     point = tiny["entries"]["datapoint"]
-    line = line_of("TinyDict_Models.tex", "\\includegraphics[width=2cm]{assets/tiny}")
+    line = line_of("TinyDict_Models.tex", "\\includegraphics[width=0.3\\textwidth]{assets/tiny}")
     assert point["graphics"] == [{"n": 1, "path": "assets/tiny.png", "line": line}]
     assert (FIXTURE / "assets/tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "\\includegraphics{graphic:1}" in point["body"] and "width=2cm" not in point["body"]
+    # its width, a share of the line, is kept for the page and print
+    assert "\\includegraphics[width=0.3\\textwidth]{graphic:1}" in point["body"]
+
+
+@pytest.mark.parametrize("options, share", [
+    ("[width=0.8\\textwidth]", "0.8"), ("[width=\\linewidth]", "1"),
+    ("[ width = .45\\columnwidth, height=3cm]", "0.45"), ("[width=2cm]", None), ("[scale=0.5]", None), ("", None)])
+def test_a_graphic_keeps_a_width_given_as_a_share_of_the_line(options, share):
+    assert graphics.line_share(options) == share
 
 
 def test_paragraphs_index_and_see_also(tiny):

@@ -210,6 +210,7 @@ LABEL = re.compile(r'<span class="figure-label">.*?</span>', re.S)
 FIGURE_MARK = re.compile(r'<figure\b([^>]*)>|</figure>|<span class="figure-label">(<strong>.*?</strong>)')
 ID = re.compile(r'\bid="([^"]*)"')
 PICTURE = re.compile(r'(<a\b[^>]*>\s*)?(<img\b[^>]*?\bsrc="([^"]*)"[^>]*>)')
+SHARE = re.compile(r'\s*style="(--share: [\d.]+)"')
 EMPTY_ALT = re.compile(r'\balt=""')
 
 
@@ -222,7 +223,11 @@ def linked_figures(prose_html):
         # A picture without a description still needs a name for the link that opens it.
         named = "" if EMPTY_ALT.search(m.group(2)) is None else \
             f' aria-label="Picture {html.escape(Path(m.group(3)).stem)} at full size"'
-        return f'<a class="picture" href="{m.group(3)}"{named}>{m.group(2)}</a>'
+        # the picture's share of the line (prose.line_share) sizes the link, the picture fills it
+        share = SHARE.search(m.group(2))
+        styled = f' style="{share.group(1)}"' if share else ""
+        img = SHARE.sub("", m.group(2), count=1)
+        return f'<a class="picture" href="{m.group(3)}"{named}{styled}>{img}</a>'
     prose_html = PICTURE.sub(link, prose_html)
     ids = []
 

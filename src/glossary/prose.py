@@ -369,6 +369,13 @@ def latex_widths(text):
     return LEFT_WIDTH.sub("", WRITTEN_WIDTH.sub(r"\g<1>\3\2\n", text))
 
 
+def line_share(attr):
+    """An Image's width as a share of the line ("0.8" for pandoc's "80%", which \\includegraphics's
+    width=0.8\\textwidth gives), or None."""
+    width = dict(attr[2]).get("width", "")
+    return f"{float(width[:-1]) / 100:g}" if width.endswith("%") and width[:-1].replace(".", "", 1).isdigit() else None
+
+
 def for_format(value, fmt):
     """The AST with each xref link in format `fmt`'s own form (and, in print, each unnumbered caption)."""
     if isinstance(value, list):
@@ -385,6 +392,12 @@ def for_format(value, fmt):
                 share = [["style", f"--share: {dict(attrs)['data-width']}"]]
                 out.append(node("Div", [[ident, classes, [a for a in attrs if a[0] != "data-width"] + share],
                                         for_format(v["c"][1], fmt)]))
+                continue
+            if fmt == "html" and isinstance(v, dict) and v.get("t") == "Image" and line_share(v["c"][0]):
+                # a photo's share of the line (its width=0.8\\textwidth), for the stylesheet as a minipage's
+                ident, classes, attrs = v["c"][0]
+                kept = [a for a in attrs if a[0] != "width"] + [["style", f"--share: {line_share(v['c'][0])}"]]
+                out.append(node("Image", [[ident, classes, kept], for_format(v["c"][1], fmt), v["c"][2]]))
                 continue
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)

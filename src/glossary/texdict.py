@@ -271,11 +271,15 @@ class Body:
         return end
 
     def graphic(self, start, pos):
-        name, nstart, end = argument(self.text, optional(self.text, pos), self.src, "\\includegraphics")
+        after = optional(self.text, pos)
+        name, nstart, end = argument(self.text, after, self.src, "\\includegraphics")
         n = len(self.graphics) + 1
         path = graphics.resolve(self.reader.root, name.strip(), self.position(nstart), self.key)
         self.graphics.append({"n": n, "path": path, "line": self.src.line(self.offset + start)})
-        self.edits.append((start, end, f"\\includegraphics{{graphic:{n}}}"))
+        # its width as a share of the line, which pandoc reads as the Image's width ("80%")
+        share = graphics.line_share(self.text[pos:after])
+        width = f"[width={share}\\textwidth]" if share else ""
+        self.edits.append((start, end, f"\\includegraphics{width}{{graphic:{n}}}"))
         return end
 
     def check_env(self, name, start):

@@ -12,6 +12,15 @@ NL = "\n"
 INCLUDE = re.compile(r"\\includegraphics\s*(?:\[[^]]*\])?\s*\{([^{}]*)\}")
 TEXT = commands(["includegraphics"])
 COMMANDS = TEXT
+# A width given as a share of the line (width=0.8\textwidth, \linewidth, \columnwidth): the page and
+# print show the photo so; another width (2cm, a scale) leaves it at its own size.
+LINE_SHARE = re.compile(r"\bwidth\s*=\s*(\d*\.?\d*)\s*\\(?:textwidth|linewidth|columnwidth)\b")
+
+
+def line_share(options):
+    """The share of the line an \\includegraphics's [options] give its width ("0.8"), or None."""
+    m = LINE_SHARE.search(options)
+    return f"{float(m.group(1) or 1):g}" if m and m.group(1) != "." else None
 
 
 def resolve(root, name, where, key):
