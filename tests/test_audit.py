@@ -106,6 +106,8 @@ def broken(site, tmp_path_factory):
     edit(terms / "function.html", description.group(0),
          '<meta name="description" content="A function maps x to \\frac{1}{2} x.">')
     edit(terms / "matrix.html", '<div class="prose">', '<div class="prose">\n<img src="../favicon.svg">')
+    # a rule that sizes every photo by itself, whatever share of the line its source gives it
+    edit(terms / "datapoint.html", "</head>", "<style>a.picture { width: auto !important }</style></head>")
     edit(terms / "vector.html", '<div class="prose">', '<div class="prose">\n<p><math><semantics><msubsup><mi>x</mi>'
          '<mspace width="0.1667em"></mspace><mn>2</mn><mn>2</mn></msubsup>'
          '<annotation encoding="application/x-tex">x_{2}^{2}</annotation></semantics></math></p>')
@@ -131,6 +133,13 @@ def test_a_reference_showing_another_number_is_named(broken):
     found = failed(broken, "refs", "terms/learningrate.html")
     assert any("'7 of gradient descent (GD)'" in w and "terms/gd.html#fig:gd-steps" in w and "figure 1" in w
                for w in found), found
+
+
+@pytest.mark.slow
+def test_a_photo_not_at_its_share_of_the_line_is_named(broken):
+    found = failed(broken, "share", "terms/datapoint.html")
+    assert any("the photo datapoint/graphics/1.png" in w and "where its source gives 0.3" in w for w in found), found
+    assert not [f for f in broken["failures"] if f["check"] == "share" and f["page"] != "terms/datapoint.html"]
 
 
 @pytest.mark.slow

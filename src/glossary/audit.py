@@ -53,10 +53,13 @@ HEIGHT = 900
 TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{|(?<=\w)--(?=\w)|``")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
-CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "axe", "fidelity")
+CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share", "axe",
+          "fidelity")
 # The article a link to a term follows, and what a citation may follow without a space.
 ARTICLE = re.compile(r"(?:^|[^\w\\])([Aa]n?)\s+$")
 CITE_AFTER = "([\u00a0\u2014\u2013-/"
+# How far a photo's shown share of its line may be from its source's (pixels round).
+SHARE_SLACK = 0.02
 
 
 def pages_of(site):
@@ -152,6 +155,10 @@ class Audit:
             m, wanted = ARTICLE.search(before), texprose.article_for(words)
             if m and wanted and m.group(1).lower() != wanted and words.casefold() in self.first_forms:
                 self.fail("article", name, f"{m.group(1)!r} before the term {words!r}: {wanted!r} reads right")
+        for src, share, shown in found["shares"]:      # measured at 1280 px, where the column is wide
+            if abs(shown - share) > SHARE_SLACK:
+                self.fail("share", name, f"the photo {src} shows at {shown:.2f} of its line, where its source "
+                          f"gives {share:g} (width={share:g}\\textwidth)")
         for before, label in found["cites"]:
             if before == "\u0000" or before and not before[-1].isspace() and before[-1] not in CITE_AFTER:
                 self.fail("cite", name, f"citation {label} glued to the word before it: {before!r}")

@@ -93,8 +93,16 @@ COLLECT = r"""() => {
     .filter(e => e.children.length !== ARITY[e.localName])
     .map(e => { const a = e.closest('math') && e.closest('math').querySelector('annotation');
                 return `<${e.localName}> of ${e.children.length} in ${a ? a.textContent.trim().slice(0, 60) : '?'}`; });
+  // A photo given a share of the line (its link's --share, from width=0.8\textwidth): the width it shows
+  // at, over its box's.
+  const shares = [...main.querySelectorAll('a.picture[style*="--share"]')].map(a => {
+    const box = a.parentElement, css = getComputedStyle(box);
+    const inner = box.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+    return [a.getAttribute('href'), parseFloat(a.style.getPropertyValue('--share')),
+            inner > 0 ? a.getBoundingClientRect().width / inner : 0];
+  });
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
-          articles, cites,
+          articles, cites, shares,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};
