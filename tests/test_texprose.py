@@ -154,6 +154,18 @@ def test_gls_inside_text_in_a_formula_is_the_form_and_a_link():
     assert outside == r"f = \text{loss}"
 
 
+def test_a_photo_beside_a_minipage_prints_at_its_own_share_of_the_line():
+    """The real dictionary's spectrogram: a photo of width=0.8\\textwidth above a minipage in one
+    figure. pandoc's writer put each block of such a figure in a minipage of 1/n of the line, which
+    printed the photo at 0.36 of the line; the book sets it in the figure, at 0.8."""
+    body = ("\\begin{figure}[H]\n\\centering\n\\includegraphics[width=0.8\\textwidth]{graphic:1}\n"
+            "\\begin{minipage}{\\textwidth}\\GlossaryMinipage{1}\n\\centering\n(a) (b)\n\\end{minipage}\n"
+            "\\caption{A signal.}\n\\label{fig:s}\n\\end{figure}")
+    latex = render.write_batch({"t0": one(body)}, "latex", {"t0": body})["t0"]
+    assert "\\centering\n\\includegraphics[width=0.8\\linewidth," in latex, latex
+    assert latex.count("\\begin{minipage}") == 1 and "\\begin{minipage}[t]{1\\linewidth}" in latex, latex
+
+
 def test_figure_with_picture_caption_and_label():
     blocks = one("Before.\n\\begin{figure}[H]\n\\centering\n\\includegraphics{picture:2}\n"
                  "\\caption{The \\gls{loss} of a \\gls{svm}.}\n\\label{fig:loss}\n\\end{figure}\n"

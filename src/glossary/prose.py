@@ -361,12 +361,17 @@ WIDTH_NOTE = "%glossary-minipage-width "
 WRITTEN_WIDTH = re.compile(r"(\\begin\{minipage\}(?:\[[a-z]\])?\{)[\d.]+(\\linewidth\})\n"
                            + re.escape(WIDTH_NOTE) + r"([\d.]+)\n\n?")
 LEFT_WIDTH = re.compile("^" + re.escape(WIDTH_NOTE) + r"[\d.]+\n\n?", re.M)
+# A photo with its own share of the line (line_share) that pandoc's writer put in a minipage of 1/n of
+# the line, as it does each block of a figure of several: the book sets it in the figure itself.
+WRAPPED_PHOTO = re.compile(r"\\begin\{minipage\}(?:\[[a-z]\])?\{[\d.]+\\linewidth\}\n"
+                           r"(\\includegraphics\[width=[\d.]+\\linewidth[^\]\n]*\]\{[^{}\n]*\})\n\\end\{minipage\}")
 
 
 def latex_widths(text):
     """pandoc's LaTeX with each minipage of a figure as wide as the book's (one inside another is no
-    minipage in pandoc's LaTeX: its note goes)."""
-    return LEFT_WIDTH.sub("", WRITTEN_WIDTH.sub(r"\g<1>\3\2\n", text))
+    minipage in pandoc's LaTeX: its note goes), and a photo of a figure's several blocks as wide as its
+    own width says, not within 1/n of the line."""
+    return LEFT_WIDTH.sub("", WRITTEN_WIDTH.sub(r"\g<1>\3\2\n", WRAPPED_PHOTO.sub(r"\1", text)))
 
 
 def line_share(attr):
