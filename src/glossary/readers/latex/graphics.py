@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from glossary.errors import EntryError, fault
+from glossary.readers.latex import environments
 from glossary.readers.latex.lexer import Position, commands
 
 SUFFIXES = ("", ".png", ".jpg", ".jpeg", ".pdf")
@@ -14,13 +15,14 @@ TEXT = commands(["includegraphics"])
 COMMANDS = TEXT
 # A width given as a share of the line (width=0.8\textwidth, \linewidth, \columnwidth): the page and
 # print show the photo so; another width (2cm, a scale) leaves it at its own size.
-LINE_SHARE = re.compile(r"\bwidth\s*=\s*(\d*\.?\d*)\s*\\(?:textwidth|linewidth|columnwidth)\b")
+WIDTH_OPTION = re.compile(r"\bwidth\s*=\s*([^,\]]*)")
 
 
 def line_share(options):
-    """The share of the line an \\includegraphics's [options] give its width ("0.8"), or None."""
-    m = LINE_SHARE.search(options)
-    return f"{float(m.group(1) or 1):g}" if m and m.group(1) != "." else None
+    """The share of the line an \\includegraphics's [options] give its width ("0.8"), or None: a
+    width read as a minipage's is (environments.minipage_width)."""
+    m = WIDTH_OPTION.search(options)
+    return environments.minipage_width(m.group(1)) if m else None
 
 
 def resolve(root, name, where, key):
