@@ -49,6 +49,7 @@ if PLAN.plain_slugs():
             "logs/publish_plain/{entry}.log",
         wildcard_constraints:
             entry="|".join(PLAN.plain_slugs()),
+        localrule: True
         message:
             "{wildcards.entry}: publish the plain demo script"
         shell:

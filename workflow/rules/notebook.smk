@@ -9,6 +9,7 @@ rule publish_demo:
         script="results/site/terms/{entry}.py",
     log:
         "logs/publish_demo/{entry}.log",
+    localrule: True
     message:
         "{wildcards.entry}: publish the demo script"
     script:
@@ -23,6 +24,7 @@ rule notebook:
         notebook="results/site/terms/{entry}.ipynb",
     log:
         "logs/notebook/{entry}.log",
+    localrule: True
     params:
         title=entry_title,
         # A LaTeX term has no one-line summary of its own: its notebook says none.

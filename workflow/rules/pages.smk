@@ -42,6 +42,7 @@ rule notation:
         sty="results/site/notation.sty",
     log:
         "logs/notation/notation.log",
+    localrule: True
     message:
         "notation.sty"
     shell:
@@ -69,6 +70,7 @@ rule catalog_pages:
         previews="results/site/previews.js",
     log:
         "logs/catalog_pages/catalog_pages.log",
+    localrule: True
     params:
         site_title=DICTIONARY["title"],
         site=SITE,
@@ -89,6 +91,7 @@ rule stylesheet:
         css="results/site/style.css",
     log:
         "logs/stylesheet/style.log",
+    localrule: True
     message:
         "stylesheet"
     script:
@@ -103,6 +106,7 @@ rule favicon:
         ico="results/site/favicon.ico",
     log:
         "logs/favicon/favicon.log",
+    localrule: True
     message:
         "favicon"
     script:
@@ -117,6 +121,7 @@ rule sitemap:
         xml="results/site/sitemap.xml",
     log:
         "logs/sitemap/sitemap.log",
+    localrule: True
     params:
         # the notation and section pages too (workflow/rules/reading.smk)
         pages=PLAN.site_pages(),
@@ -136,6 +141,7 @@ rule build_info:
         info="results/site/build-info.json",
     log:
         "logs/build_info/build_info.log",
+    localrule: True
     params:
         tex=TEX_VERSIONS,
     message:

@@ -49,6 +49,7 @@ checkpoint catalog:
         "logs/catalog/catalog.log",
     # every page, section, PDF and the book wait for it: it takes the first free core after the prose
     priority: PRIORITY["ahead"]
+    localrule: True
     params:
         sections=DICTIONARY["sections"],
         batches=BATCHES,
@@ -70,6 +71,7 @@ if PLAN.cited:
             json=plan.REFERENCES,
         log:
             "logs/references/references.log",
+        localrule: True
         params:
             cited=PLAN.cited,
         message:

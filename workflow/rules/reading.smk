@@ -19,6 +19,7 @@ rule search_index:
         files=[f"results/site/{p}" for p in reading.search_paths()],
     log:
         "logs/reading/search_index.log",
+    localrule: True
     params:
         lang=EDITION["lang"],
         # each entry's prose as text, by the sha256 of its HTML (glossary.reading.texts_kept)
@@ -40,6 +41,7 @@ if LANGUAGE_SCRIPT:
             language=PLAN.language_scripts()[1],
         log:
             "logs/reading/language_scripts.log",
+        localrule: True
         message:
             "the search's stemmer of the edition's language (lunr-languages)"
         shell:
@@ -55,6 +57,7 @@ rule reading_scripts:
         lunr="results/site/lunr.js",
     log:
         "logs/reading/scripts.log",
+    localrule: True
     message:
         "the search and preview scripts, and lunr.js"
     shell:
@@ -69,6 +72,7 @@ rule forms_text:
         json=plan.FORMS,
     log:
         "logs/reading/forms_text.log",
+    localrule: True
     params:
         entries={s: {"forms": e["forms"], "reader": e["document"]["reader"]} for s, e in ENTRIES.items()},
     message:
@@ -93,6 +97,7 @@ if PLAN.notation_page:
             html="results/site/notation.html",
         log:
             "logs/reading/notation.log",
+        localrule: True
         params:
             site_title=DICTIONARY["title"],
             site=SITE,
