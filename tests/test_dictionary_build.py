@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import REPO, tree_bytes
+from conftest import REPO, made_once, tree_bytes
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 # TinyDict_Forms.tex's terms (defined in glossaries-extra's other ways) are read from their \newglossaryentry
@@ -78,14 +78,18 @@ def line_of(name, needle):
     return next(i for i, line in enumerate(lines, 1) if needle in line)
 
 
+def fixture_build(tmp_path_factory):
+    """A copy of the fixture and one clean build of it, made once per test run and shared by the
+    workers (test_slurm_dictionary.py compares its Slurm build with it): (root, source, out folder).
+    Tests read it; one that changes it copies it first."""
+    root = made_once(tmp_path_factory, "dictionary",
+                     lambda folder: built_ok(build(copy_fixture(folder / "dict"), folder / "out")))[0]
+    return root, root / "dict" / SOURCE, root / "out"
+
+
 @pytest.fixture(scope="module")
 def work(tmp_path_factory):
-    """A copy of the fixture and one clean build of it: (root, source, out folder)."""
-    root = tmp_path_factory.mktemp("dictionary")
-    source = copy_fixture(root / "dict")
-    out = root / "out"
-    built_ok(build(source, out))
-    return root, source, out
+    return fixture_build(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

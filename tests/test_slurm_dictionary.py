@@ -7,19 +7,19 @@ import subprocess
 
 import pytest
 from conftest import BIN, REPO, tree_bytes
-from test_dictionary_build import build, built_ok, copy_fixture
+from test_dictionary_build import copy_fixture, fixture_build
 from test_slurm import SLURM_LIB, slurm_cluster, slurm_environ, slurm_logs
 
 pytestmark = [pytest.mark.slow, pytest.mark.longest,
               pytest.mark.skipif(slurm_cluster.available() is not None, reason=str(slurm_cluster.available()))]
 
 
-def test_dictionary_built_through_slurm_is_byte_identical(tmp_path):
+def test_dictionary_built_through_slurm_is_byte_identical(tmp_path, tmp_path_factory):
     """`make slurm SOURCE=... OUT=...` on the fixture dictionary (without its demos, as the
     dictionary's own tests build it): each batch of each stage a Slurm job, the site the same
     bytes as `make site SOURCE=... OUT=...` gives."""
+    local = fixture_build(tmp_path_factory)[2]      # the local build, of another copy in another folder
     source = copy_fixture(tmp_path / "dictionary")
-    built_ok(build(source, tmp_path / "local"))
     out = tmp_path / "slurm-out"
     with slurm_cluster.cluster(tmp_path / "slurm") as env:
         # make's setup prerequisites left out (-o): they would reinstall the venv the tests run in
@@ -42,6 +42,6 @@ def test_dictionary_built_through_slurm_is_byte_identical(tmp_path):
     for batch, stages in batches.items():
         for stage in stages:
             assert f"(Rule: {stage}_{batch})" in jobs[f"rule_{stage}_{batch}"]
-    local, through_slurm = tree_bytes(tmp_path / "local/site"), tree_bytes(out / "site")
+    local, through_slurm = tree_bytes(local / "site"), tree_bytes(out / "site")
     assert sorted(through_slurm) == sorted(local)
     assert [name for name in local if local[name] != through_slurm[name]] == []
