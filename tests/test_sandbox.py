@@ -93,23 +93,20 @@ def test_a_name_made_by_a_macro_is_refused_by_tex_itself(dictionary, tmp_path, w
     assert leaked(tmp_path / "out") == []
 
 
-@pytest.mark.parametrize("read", [r"\lstinputlisting{OUT/secret.tex}", r"\input{OUT/secret}"])
-def test_an_entry_that_reads_a_file_outside_the_folder_publishes_none_of_it(dictionary, tmp_path, read):
-    """A listing read into a description (pandoc would read it) is an error naming its line; an \\input
-    is text on the page and in the PDF, never read."""
-    read = read.replace("OUT", str(tmp_path / "outside"))
+def read_in_a_description(dictionary, read):
+    """`read` put into the dataset term's first sentence; its line in TinyDict_Models.tex."""
     models = dictionary / "TinyDict_Models.tex"
     models.write_text(models.read_text().replace(r"A dataset\index{dataset} is", rf"A dataset {read} is"))
-    line = next(n for n, row in enumerate(models.read_text().split("\n"), 1) if read in row)
+    return next(n for n, row in enumerate(models.read_text().split("\n"), 1) if read in row)
+
+
+def test_a_listing_read_into_a_description_is_an_error_naming_its_line(dictionary, tmp_path):
+    """A listing read into a description (pandoc would read it) is an error naming its line."""
+    line = read_in_a_description(dictionary, rf"\lstinputlisting{{{tmp_path / 'outside/secret.tex'}}}")
     run = build(dictionary / "dictionary.yaml", tmp_path / "out")
-    if read.startswith(r"\lstinputlisting"):
-        assert run.returncode != 0
-        assert re.search(rf"{at(line)} term 'dataset': \\lstinputlisting reads a file", run.stderr), \
-            run.stderr
-        assert not (tmp_path / "out/site").exists()
-    else:
-        assert run.returncode == 0, run.stderr
-        assert str(tmp_path / "outside/secret") in (tmp_path / "out/site/terms/dataset.html").read_text()
+    assert run.returncode != 0
+    assert re.search(rf"{at(line)} term 'dataset': \\lstinputlisting reads a file", run.stderr), run.stderr
+    assert not (tmp_path / "out/site").exists()
     assert leaked(tmp_path / "out") == []
 
 
@@ -128,11 +125,15 @@ def test_a_name_starting_with_a_tilde_is_caught_after_the_run(tmp_path, monkeypa
 
 
 def test_a_normal_build_reads_its_pictures_graphics_and_figures_inside_the_folder(dictionary, tmp_path):
-    """The fixture builds as it is (its pictures, graphics, term PDFs and book through the sandbox),
-    and its .git folder (inside the folder, but hidden) is read by no TeX run."""
+    """The fixture builds (its pictures, graphics, term PDFs and book through the sandbox), and its
+    .git folder (inside the folder, but hidden) is read by no TeX run.  An \\input of a file outside the
+    folder in a description is text on the page and in the PDF, never read."""
+    secret = str(tmp_path / "outside/secret")
+    read_in_a_description(dictionary, rf"\input{{{secret}}}")
     run = build(dictionary / "dictionary.yaml", tmp_path / "out")
     assert run.returncode == 0, run.stderr
     site = tmp_path / "out/site"
+    assert secret in (site / "terms/dataset.html").read_text()
     assert (site / "terms/gd/pictures/1.pdf").is_file() and (site / "terms/datapoint/graphics/1.png").is_file()
     assert (site / "dictionary.pdf").stat().st_size > 10_000
     assert leaked(tmp_path / "out") == []
