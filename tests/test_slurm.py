@@ -45,9 +45,9 @@ def test_site_built_through_slurm_is_byte_identical(built, tmp_path):
     in_slurm = "".join(slurm_logs(work).values())
     assert "(Rule: compute)" in in_slurm
     # the light rules (localrule: True) ran on the submit host: no Slurm job, and their logs are there
-    for rule in ("catalog", "search_index", "links", "notebook"):
+    for rule in ("catalog", "search_index", "section_b00", "notebook"):
         assert f"(Rule: {rule})" not in in_slurm, f"{rule} ran as a Slurm job"
-    assert (work / "logs/catalog/catalog.log").is_file() and (work / "results/links/report.txt").is_file()
+    assert (work / "logs/catalog/catalog.log").is_file() and (work / "logs/section/b00.log").is_file()
     assert "[B-train]" in (work / "logs/compute/attention.log").read_text()
     local, through_slurm = tree_bytes(built[0] / "site"), tree_bytes(work / "site")
     assert sorted(through_slurm) == sorted(local)

@@ -17,7 +17,6 @@ rule links:
         report="results/links/report.txt",
     log:
         "logs/links/links.log",
-    localrule: True
     params:
         targets=LINK_TARGETS,
         # there, not read here

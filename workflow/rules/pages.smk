@@ -141,7 +141,6 @@ rule build_info:
         info="results/site/build-info.json",
     log:
         "logs/build_info/build_info.log",
-    localrule: True
     params:
         tex=TEX_VERSIONS,
     message:

@@ -43,6 +43,7 @@ for batch, slugs in BATCHES.items():
         log:
             f"logs/section/{batch}.log",
         priority: PRIORITY["book_path"]
+        localrule: True
         params:
             words=PRINT_WORDS,
         message:
