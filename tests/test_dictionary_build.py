@@ -668,27 +668,41 @@ def test_a_mistake_is_told_and_site_is_left_as_it_was(work, tmp_path, name, file
 # ---------------------------------------------------------------- 3. a prose edit
 
 
+MODELS = "TinyDict_Models.tex"
+
+
 @pytest.fixture(scope="module")
-def edited(tmp_path_factory):
-    """A clean build, then one word of one term's description edited and the build rerun:
-    (edited slug, site before, site after, [rules whose jobs ran in the rerun])."""
-    root = tmp_path_factory.mktemp("edit")
-    before, after, ran = rebuilt_after_an_edit(root, "measured cheaply", "measured quickly")
-    return "feature", before, after, ran, root / "events.jsonl"
+def prose_edits(tmp_path_factory):
+    """A clean build, then two words of feature's description edited in turn, each followed by a build:
+    in its text ("measured cheaply"), then past its first sentence ("values are collected")."""
+    edits = [("measured cheaply", "measured quickly", MODELS), ("values are collected", "values are gathered", MODELS)]
+    return rebuilt_after_edits(tmp_path_factory.mktemp("edit"), edits)
 
 
-def rebuilt_after_an_edit(root, old, new, profile=None, batches=False, file="TinyDict_Models.tex"):
-    """A clean build of a copy of the fixture in root, then `old` replaced by `new` in `file` and the
-    build rerun, its events in root/events.jsonl: (site before, site after, [rules whose jobs ran]);
-    batches: the batch jobs named as such (page_b01), not by their stage."""
+@pytest.fixture(scope="module")
+def edited(prose_edits):
+    """The first of prose_edits: (edited slug, site before, site after, [rules whose jobs ran in the
+    rerun], its events)."""
+    before, after, ran, events = prose_edits[0]
+    return "feature", before, after, ran, events
+
+
+def rebuilt_after_edits(root, edits, profile=None, batches=False):
+    """A clean build of a copy of the fixture in root, then each (old, new, file) of `edits` made in turn
+    and the build rerun from what the one before left, as an author edits: for each, (site before, site
+    after, [rules whose jobs ran], its events file); batches: the batch jobs named as such (page_b01), not
+    by their stage."""
     source = copy_fixture(root / "dict")
     out = root / "out"
     built_ok(build(source, out, profile=profile))
-    before = tree_bytes(out / "site")
-    edit(source.parent / file, old, new)
-    events = root / "events.jsonl"
-    built_ok(build(source, out, events=events, profile=profile))
-    return before, tree_bytes(out / "site"), rules_run(events, batches)
+    done = []
+    for n, (old, new, file) in enumerate(edits):
+        before = tree_bytes(out / "site")
+        edit(source.parent / file, old, new)
+        events = root / f"events-{n}.jsonl"
+        built_ok(build(source, out, events=events, profile=profile))
+        done.append((before, tree_bytes(out / "site"), rules_run(events, batches), events))
+    return done
 
 
 def rules_run(events, batches=False):
@@ -718,17 +732,21 @@ def page_batches(events):
     return found
 
 
-def batched(tmp_path_factory, name, old, new, file="TinyDict_Models.tex"):
+@pytest.fixture(scope="module")
+def batched_edits(tmp_path_factory):
     """The fixture in batches of five (b00: cnn .. function, b01: gd .. leastsquares, b02: loss-function
-    .. norm, b03: overfitting .. regularization, b04: sgn .. vector), built clean, then `old` replaced by
-    `new` in `file` and the build rerun: ([jobs that ran, batches by name], site before, site after,
-    the rerun's events)."""
-    root = tmp_path_factory.mktemp(name)
+    .. norm, b03: overfitting .. regularization, b04: sgn .. vector), built clean, then two words edited in
+    turn, each followed by a build: in norm's first sentence, its summary (norm is in b02), then in
+    feature's second sentence, the one that refers to vector.  For each, ([jobs that ran, batches by
+    name], site before, site after, its events)."""
+    root = tmp_path_factory.mktemp("batched")
     (root / "batches.yaml").write_text("batch_size: 5\n")
     (root / "profile").mkdir()      # --cores, and a config file over config.yaml's batch_size
     (root / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{root / 'batches.yaml'}]\n")
-    before, after, ran = rebuilt_after_an_edit(root, old, new, profile=root / "profile", batches=True, file=file)
-    return ran, before, after, root / "events.jsonl"
+    edits = [("A norm\\index{norm} assigns a length", "A norm\\index{norm} gives a length", "TinyDict_Audit.tex"),
+             ("values are collected in a", "values are gathered in a", MODELS)]
+    done = rebuilt_after_edits(root, edits, profile=root / "profile", batches=True)
+    return [(ran, before, after, events) for before, after, ran, events in done]
 
 
 def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
@@ -740,11 +758,10 @@ def test_a_prose_edit_changes_that_term_page_and_pdf(edited):
 
 
 @pytest.fixture(scope="module")
-def edited_after_the_summary(tmp_path_factory):
-    """As `edited`, but the word is past the term's first sentence (its summary, which other pages
-    and the index show): ([rules whose jobs ran in the rerun], site before, site after)."""
-    before, after, ran = rebuilt_after_an_edit(tmp_path_factory.mktemp("edit-body"), "values are collected",
-                                               "values are gathered")
+def edited_after_the_summary(prose_edits):
+    """The second of prose_edits: the word is past the term's first sentence (its summary, which other
+    pages and the index show): ([rules whose jobs ran in the rerun], site before, site after)."""
+    before, after, ran, _ = prose_edits[1]
     return ran, before, after
 
 
@@ -780,10 +797,10 @@ def test_a_one_word_edit_runs_snakemake_once(edited):
 
 
 @pytest.fixture(scope="module")
-def edited_in_a_referring_sentence(tmp_path_factory):
-    """batched(): a word edited in feature's second sentence, the one that refers to vector."""
-    ran, before, after, events = batched(tmp_path_factory, "edit-referring", "values are collected in a",
-                                         "values are gathered in a")
+def edited_in_a_referring_sentence(batched_edits):
+    """The last of batched_edits (so the page batches' logs are its run's): a word edited in feature's
+    second sentence, the one that refers to vector."""
+    ran, before, after, events = batched_edits[1]
     return ran, before, after, events.parent / "out"
 
 
@@ -808,10 +825,9 @@ def test_an_edit_in_a_referring_sentence_reruns_its_prose_and_the_target_page(ed
 
 
 @pytest.fixture(scope="module")
-def edited_in_a_first_sentence(tmp_path_factory):
-    """batched(): a word edited in norm's first sentence, its summary (norm is in b02)."""
-    return batched(tmp_path_factory, "edit-summary", "A norm\\index{norm} assigns a length",
-                   "A norm\\index{norm} gives a length", file="TinyDict_Audit.tex")
+def edited_in_a_first_sentence(batched_edits):
+    """The first of batched_edits: a word edited in norm's first sentence, its summary (norm is in b02)."""
+    return batched_edits[0]
 
 
 def test_a_first_sentence_edit_reruns_only_the_page_batches_that_show_it(edited_in_a_first_sentence):
