@@ -69,7 +69,7 @@ def without_term(path, key):
 
 
 def staged(root):
-    return [p.as_posix() for p in publish.files(root / "results/site")]
+    return publish.names(root / "results/site")
 
 
 def assert_same_as_clean(incremental, clean):

@@ -299,7 +299,7 @@ class Sources:
 
 def site_files(site):
     """The site's files, relative, as posix paths (what publishing copies)."""
-    return [p.as_posix() for p in publish.files(site)]
+    return publish.names(site)
 
 
 def resolve(address, here, site_url=""):

@@ -63,11 +63,6 @@ def names(tree):
     return sorted(found, key=_parts)
 
 
-def files(tree):
-    """names(tree) as paths."""
-    return [Path(name) for name in names(tree)]
-
-
 def listing_path(staged):
     return Path(staged).with_name(LISTING)
 

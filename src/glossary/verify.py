@@ -65,8 +65,7 @@ def manifest_of(site):
     site = Path(site)
     return {"format": FORMAT,
             "note": "written by `make manifest` (scripts/verify.py --update); checked by `make verify`",
-            "files": {name.as_posix(): file_entry((site / name).read_bytes(), name.as_posix())
-                      for name in publish.files(site)}}
+            "files": {name: file_entry((site / name).read_bytes(), name) for name in publish.names(site)}}
 
 
 def write_manifest(path, manifest):
