@@ -164,6 +164,27 @@ def test_a_picture_that_does_not_compile_is_told_after_a_save(folder):
     assert saved[0].range.start.line == where(text, drawn)[0]
 
 
+def test_a_picture_reading_outside_the_folder_is_told_as_typed(folder):
+    """The reader tells a picture's read outside the dictionary's folder (which the sandboxed TeX run
+    would refuse) while the author types, before any save or build."""
+    path = folder / MODELS
+    text = path.read_text(encoding="utf-8")
+    drawn = r"\draw[->] (-2.2,0) -- (2.2,0) node[right] {$w$};"
+    broken = text.replace(drawn, drawn + r" \node {\input{../outside/secret}};", 1)
+
+    async def conversation(s):
+        uri = await s.open(path)
+        await s.diagnostics(uri)
+        sent = await s.change(uri, broken)
+        _, typed = await s.diagnostics(uri, lambda ds: bool(ds), after=sent)
+        return typed
+
+    typed = talk(folder, conversation)
+    assert len(typed) == 1, [d.message for d in typed]
+    assert "picture 1 reads ../outside/secret, outside the dictionary's folder" in typed[0].message
+    assert typed[0].range.start.line == where(text, drawn)[0]
+
+
 def test_completion_of_keys_citations_labels_macros_and_sections(folder):
     path = folder / MODELS
     read = texdict.read(folder / "TinyDict_Main.tex")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from glossary import latex, pictures, texdict
+from glossary import latex, pictures, texdict, texprose
 from glossary.entries import EntryError
 from glossary.readers.latex.config import read_config
 
@@ -62,18 +62,52 @@ def leaked(out):
     return [p for p in out.rglob("*") if p.is_file() and not p.is_symlink() and TOKEN.encode() in p.read_bytes()]
 
 
+def told_before_any_job(run, out):
+    """The build stopped at the reader's check, which tells every mistake before Snakemake starts:
+    nothing was built and no job ran (no Snakemake folder, no results)."""
+    assert run.returncode != 0
+    assert "nothing was built" in run.stderr, run.stderr
+    assert not (out / ".snakemake").exists() and not (out / "results").exists()
+    assert not (out / "site").exists()
+
+
 @pytest.mark.parametrize("read", [r"\input{OUT/secret}", r"\input{../outside/secret}",
                                   r"\includegraphics{OUT/secret.png}", r"\includegraphics{../outside/secret}"])
-def test_a_picture_that_reads_outside_the_folder_fails_naming_term_file_and_line(dictionary, tmp_path, read):
+def test_a_picture_that_reads_outside_the_folder_is_told_before_any_job(dictionary, tmp_path, read):
     read = read.replace("OUT", str(tmp_path / "outside"))
     name = re.search(r"\{(.*)\}", read).group(1)
     line = add_line(dictionary / "TinyDict_Models.tex", GD_NODE, rf"\node at (0,-1) {{{read}}};")
     run = build(dictionary / "dictionary.yaml", tmp_path / "out")
-    assert run.returncode != 0
     assert re.search(rf"{at(line)} term 'gd': .*{re.escape(name)}.*outside the dictionary's folder",
                      run.stderr), run.stderr
-    assert not (tmp_path / "out/site").exists()
+    told_before_any_job(run, tmp_path / "out")
     assert leaked(tmp_path / "out") == []
+
+
+def test_reads_outside_the_folder_in_two_terms_are_told_at_once(dictionary, tmp_path):
+    """A picture's read and a description's listing, in two terms: both told in one run, at their lines."""
+    picture = add_line(dictionary / "TinyDict_Models.tex", GD_NODE, r"\node at (0,-1) {\input{../outside/secret}};")
+    listing = read_in_a_description(dictionary, r"\lstinputlisting{../outside/secret.tex}")
+    run = build(dictionary / "dictionary.yaml", tmp_path / "out")
+    assert re.search(rf"{at(picture)} term 'gd': picture 1 reads \.\./outside/secret, outside", run.stderr), run.stderr
+    assert re.search(rf"{at(listing)} term 'dataset': \\lstinputlisting reads a file", run.stderr), run.stderr
+    assert "2 mistakes" in run.stderr, run.stderr
+    told_before_any_job(run, tmp_path / "out")
+
+
+def test_the_jobs_refuse_such_reads_too(tmp_path):
+    """The pictures job and the prose job refuse the same reads before TeX or pandoc runs (for a run that
+    skips the reader's check): a picture naming ../, a description reading a listing."""
+    picture = {"key": "k", "tex": "\\begin{tikzpicture}\n\\node {\\input{../outside/secret}};\n\\end{tikzpicture}",
+               "term": "gd", "path": "TinyDict_Models.tex", "line": 40, "n": 2}
+    with pytest.raises(EntryError, match=r"^TinyDict_Models\.tex:41: term 'gd': picture 2 reads \.\./outside/secret, "
+                                         r"outside the dictionary's folder"):
+        pictures.compile_all([picture], "", str(tmp_path), str(tmp_path / "cache"))
+    assert not (tmp_path / "cache").exists()
+    term = {"key": "dataset", "slug": "dataset", "path": "TinyDict_Models.tex", "body_line": 7,
+            "body": "A dataset.\n\\lstinputlisting{x.py}"}
+    with pytest.raises(EntryError, match=r"^TinyDict_Models\.tex:8: term 'dataset': \\lstinputlisting reads a file"):
+        texprose.parse([term], "", {})
 
 
 @pytest.mark.parametrize("where", ["OUT/secret", ".git/config"])
@@ -100,13 +134,12 @@ def read_in_a_description(dictionary, read):
     return next(n for n, row in enumerate(models.read_text().split("\n"), 1) if read in row)
 
 
-def test_a_listing_read_into_a_description_is_an_error_naming_its_line(dictionary, tmp_path):
-    """A listing read into a description (pandoc would read it) is an error naming its line."""
+def test_a_listing_read_into_a_description_is_told_before_any_job(dictionary, tmp_path):
+    """A listing read into a description (pandoc would read it) is a mistake the reader tells at its line."""
     line = read_in_a_description(dictionary, rf"\lstinputlisting{{{tmp_path / 'outside/secret.tex'}}}")
     run = build(dictionary / "dictionary.yaml", tmp_path / "out")
-    assert run.returncode != 0
     assert re.search(rf"{at(line)} term 'dataset': \\lstinputlisting reads a file", run.stderr), run.stderr
-    assert not (tmp_path / "out/site").exists()
+    told_before_any_job(run, tmp_path / "out")
     assert leaked(tmp_path / "out") == []
 
 

@@ -29,6 +29,7 @@ from glossary.entries import EntryError
 from glossary.readers.latex import glossaries, references
 from glossary.readers.latex.lexer import group_end, strip_comments
 from glossary.readers.latex.lexer import groups as arguments
+from glossary.readers.latex.reads import FILE_REFERENCE, OUTSIDE_FIX, outside, outside_reads
 
 # Packages that serve the printed dictionary, not a standalone picture: the glossary and its index and
 # links, QR codes, the bibliography's layout, algorithm/equation-array environments (no picture uses
@@ -229,7 +230,6 @@ def tex_versions():
 
 
 # Files a picture reads: \input parts, \includegraphics photos, pgfplots tables (a name, not inline data).
-FILE_REFERENCE = re.compile(r"\\(?:input|includegraphics|addplot\+?[^;]*?\btable)\s*(?:\[[^\]]*\])?\s*\{([^{}\s]+)\}")
 GRAPHIC_SUFFIXES = ("", ".pdf", ".png", ".jpg", ".jpeg", ".tex")
 
 
@@ -244,32 +244,16 @@ def referenced_files(tex, root):
     return found
 
 
-# Files a picture reads by other commands than FILE_REFERENCE's: listings, verbatim files, packages.
-OTHER_READS = re.compile(r"\\(?:lstinputlisting|verbatiminput|inputminted\s*\{[^{}]*\}|include|InputIfFileExists|"
-                         r"usepackage|RequirePackage|pgfplotstableread|openin\d*\s*=?)\s*(?:\[[^\]]*\])?\s*\{([^{}\s]+)\}")
-
-
-def outside(name):
-    """Whether a file name reaches out of the dictionary's folder, or into its hidden files (.git):
-    absolute, climbing (../) or naming a dot folder or file, which a TeX run refuses (latex.SANDBOX)."""
-    parts = Path(name).parts
-    return Path(name).is_absolute() or name.startswith("~") or any(
-        part == ".." or (part.startswith(".") and part != ".") for part in parts)
-
-
 def check_reads(pictures):
-    """The EntryError messages of the pictures that name a file outside the dictionary's folder: the
-    term, the dictionary's file and the line of the name (pictures: {"tex", "term", "path", "line", "n"})."""
+    """The EntryError messages of the pictures that name a file outside the dictionary's folder
+    (reads.outside_reads): the term, the dictionary's file and the line of the name (pictures: {"tex",
+    "term", "path", "line", "n"}).  The reader tells them first (glossary.texdict); this is the job's guard."""
     found = []
     for pic in pictures:
-        for pattern in (FILE_REFERENCE, OTHER_READS):
-            for m in pattern.finditer(pic["tex"]):
-                if outside(m.group(1)):
-                    line = pic.get("line", 1) + pic["tex"].count("\n", 0, m.start())
-                    found.append((pic["path"], line, f"{pic['path']}:{line}: term '{pic['term']}': picture "
-                                  f"{pic.get('n', 1)} reads {m.group(1)}, outside the dictionary's folder; a "
-                                  "picture may read only the files of that folder, named relative to it without "
-                                  "../: move the file into the folder or remove the read"))
+        for offset, name in outside_reads(pic["tex"]):
+            line = pic.get("line", 1) + pic["tex"].count("\n", 0, offset)
+            found.append((pic["path"], line, f"{pic['path']}:{line}: term '{pic['term']}': picture "
+                          f"{pic.get('n', 1)} reads {name}, outside the dictionary's folder; {OUTSIDE_FIX}"))
     return [message for *_, message in sorted(found)]
 
 

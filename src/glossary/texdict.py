@@ -59,7 +59,7 @@ from pathlib import Path
 from glossary import eqnumbers
 from glossary.errors import EntryError, Mistake, Mistakes, fault, mistakes_of
 from glossary.readers import bib2gls
-from glossary.readers.latex import document, environments, glossaries, graphics, known, lexer, pictures
+from glossary.readers.latex import document, environments, glossaries, graphics, known, lexer, pictures, reads
 from glossary.readers.latex.config import CONFIG_SCHEMA, read_config, read_demo  # noqa: F401 (their importers')
 from glossary.readers.latex.crosscheck import SLUG, check_references, labels, slug_of, slugs  # noqa: F401
 from glossary.readers.latex.document import DEFAULT_TITLE, DEFAULT_TYPE, resolve_input  # noqa: F401
@@ -139,6 +139,8 @@ class Body:
                 pos = self.caption_star(m.start(), pos, envs)
             elif tok in plain:
                 continue  # most tokens: a command known in text and math that needs nothing here
+            elif tok in reads.DESCRIPTION_READS:
+                raise self.fault(m.start(), f"{tok} reads a file into the text", reads.DESCRIPTION_FIX, "file-read")
             elif tok == "$":
                 if text.startswith("$$", m.start()):
                     pos += 1
@@ -263,6 +265,9 @@ class Body:
         n = len(self.pictures) + 1
         if not pictures.draws(tex):
             raise self.fault(start, *pictures.EMPTY.format(n=n).split("; "), "picture")
+        for offset, name in reads.outside_reads(tex)[:1]:
+            raise self.fault(start + offset, f"picture {n} reads {name}, outside the dictionary's folder",
+                             reads.OUTSIDE_FIX, "outside-folder")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
                               "files": graphics.files(self.reader.root, tex, self.position(start), self.key)})
         for key in glossaries.KEY_CALL.finditer(tex):

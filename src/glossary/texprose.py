@@ -42,13 +42,13 @@ import re
 from glossary import eqnumbers
 from glossary.entries import EntryError
 from glossary.prose import ABBREVIATIONS, formulas, inlines_of, node, nodes, run_pandoc
-from glossary.readers.latex import environments, glossaries, lexer, references
+from glossary.readers.latex import environments, glossaries, lexer, reads, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 # --sandbox: pandoc reads no file (a \\lstinputlisting would put any file of the machine into the text).
 READER = ["-f", "latex+raw_tex", "-t", "json", "--sandbox"]
 # The commands with which pandoc would read a file into the text: each is an EntryError (check_reads).
-FILE_READS = re.compile(r"\\(lstinputlisting|inputminted|verbatiminput)\b")
+FILE_READS = re.compile("(" + "|".join(map(re.escape, reads.DESCRIPTION_READS)) + r")(?![A-Za-z])")
 # The JSON AST version of the pinned pandoc (3.9), checked on each parse, written back by the writers.
 API_VERSION = [1, 23, 1, 1]
 HTML = ["-f", "json", "-t", "html5", "--mathml", "--wrap=preserve", "--syntax-highlighting=none"]
@@ -281,13 +281,13 @@ def unreadable(message, source, terms):
 
 
 def check_reads(term):
-    """A description that reads a file into its text (FILE_READS) is an EntryError naming its line."""
+    """A description that reads a file into its text (FILE_READS) is an EntryError naming its line: the
+    reader tells it first (glossary.texdict); this is the prose job's guard."""
     found = FILE_READS.search(term["body"])
     if found:
         line = term.get("body_line", 1) + term["body"][:found.start()].count("\n")
-        raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: \\{found.group(1)} reads a file into "
-                         "the text, and a build reads no file for a description (it might be one outside the "
-                         "dictionary's folder); put the listing in the entry (an lstlisting environment)")
+        raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: {found.group(1)} reads a file into "
+                         f"the text; {reads.DESCRIPTION_FIX}")
 
 
 def parse(terms, macros, targets, first_use=True):
