@@ -1,13 +1,13 @@
 """Two pages a reader of the dictionary looks things up in besides its terms: the notation
 (notation.html) and the abbreviations (abbreviations.html).
 
-The notation page is the dictionary's List of Symbols (a file the main file \\input's after
-\\begin{document}, whose `align` environments hold rows `& symbol & \\quad & \\parbox{w}{meaning}`
-under `\\subsection*` headings), each symbol and meaning read by the descriptions' reader
-(glossary.texprose: the macro file's definitions, \\gls references as links to the terms) and
-written by the pages' writer (MathML).  A dictionary without one gets the symbols its macro file
-documents: a definition with a comment at its end, or under a comment line that heads a block of
-definitions; without those the page is not made, and no page links to it.
+The notation page is the dictionary's List of Symbols (the file the main file \\input's after
+\\begin{document} that glossary.texmeta finds, the model's `symbols_file`: `align` environments of
+rows `& symbol & \\quad & \\parbox{w}{meaning}` under `\\subsection*` headings), each symbol and
+meaning read by the descriptions' reader (glossary.texprose: the macro file's definitions, \\gls
+references as links to the terms) and written by the pages' writer (MathML).  A dictionary without one
+gets the symbols its macro file documents: a definition with a comment at its end, or under a comment
+line that heads a block of definitions; without those the page is not made, and no page links to it.
 
 The abbreviations page lists every term that has a short form: glossaries' `short` form, or a
 name (or first form) "long form (ABC)" whose ABC is the term's text= form or an acronym."""
@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from glossary import citations, plaintext, prose, render, texdict, texprose
+from glossary import citations, plaintext, prose, render, texprose
 
 SYMBOLS_PAGE, ABBREVIATIONS_PAGE = "notation.html", "abbreviations.html"
 ALIGN = re.compile(r"\\begin\{(align|eqnarray|gather|flalign)\*?\}(.*?)\\end\{\1\*?\}", re.S)
@@ -34,26 +34,6 @@ PLACEHOLDERS = "abcdefghi"
 # and spacing by hand (\hspace*{-1mm}), which a page lays out itself.
 EMPH = re.compile(r"\\mbox\s*\{\s*\\(?:emph|textit)\s*\{([^{}]*)\}\s*\}")
 SPACING = re.compile(r"\\[hv]space\*?\s*\{[^{}]*\}")
-
-
-# --- where the List of Symbols is ------------------------------------------------------------------
-
-def symbols_file(loaded, main=None):
-    """The dictionary's List of Symbols file, or None: the model's `symbols_file` when it has one,
-    else the first file the main .tex file (glossary.plan.Source.main) \\input's after
-    \\begin{document} that holds no entry and whose rows read as symbols and meanings."""
-    if "symbols_file" in loaded:
-        return loaded["symbols_file"]
-    if not main:
-        return None
-    root = Path(main).parent
-    _, _, _, inputs, _, _ = texdict.read_main(Path(main), root)
-    for name, before_doc, where in inputs:
-        path = texdict.resolve_input(root, name, where)
-        text = path.read_text(encoding="utf-8")
-        if not before_doc and "\\newglossaryentry" not in text and any(s["rows"] for s in list_of_symbols(text)):
-            return str(path)
-    return None
 
 
 # --- reading it -------------------------------------------------------------------------------------

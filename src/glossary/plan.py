@@ -440,10 +440,10 @@ class Plan:
         from glossary import notation
         return notation
 
-    @cached_property
+    @property
     def symbols_file(self):
-        """The List of Symbols (the model's `symbols_file`, else found from the main file), or None."""
-        return self._notation.symbols_file(self.dictionary, str(self.source.main) if self.source else None)
+        """The List of Symbols the main file inputs (the model's `symbols_file`, glossary.texmeta), or None."""
+        return self.dictionary["symbols_file"]
 
     @cached_property
     def notation_macros(self):

@@ -147,18 +147,6 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
         babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS)
 
 
-def symbols_path(loaded):
-    """The List of Symbols the dictionary's main file inputs, as [its path] ([] when it inputs none);
-    a relative path is the dictionary's root's, and TeX's implicit .tex is added when the name lacks it."""
-    given = loaded.get("symbols_file")
-    if not given:
-        return []
-    path = Path(given) if Path(given).is_absolute() else Path(loaded["root"]) / given
-    if not path.is_file() and path.with_name(path.name + ".tex").is_file():
-        path = path.with_name(path.name + ".tex")
-    return [str(path)]
-
-
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
                      fmt_source=None):
     """Compile a print document: pdflatex runs again, up to `passes` times in all, while its

@@ -94,7 +94,7 @@ BOOK_FRONT = {
     "front_matter": DICTIONARY.get("front_matter") or [],
 }
 # The List of Symbols the main file inputs, set after the contents (none: no such list).
-SYMBOLS = typeset.symbols_path(DICTIONARY)
+SYMBOLS = [PLAN.symbols_file] if PLAN.symbols_file else []
 
 
 rule book:
