@@ -24,7 +24,7 @@ if inp["symbols"]:
 formatted = jsonio.read(inp["references"][0]) if inp["references"] else {}
 document = typeset.book_document(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
                                  demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
-                                 words_=params["words"])
+                                 words_=params["words"], captions=params["captions"])
 Path(out["tex"]).write_text(document, encoding="utf-8")
 
 pdf = Path(out["pdf"])

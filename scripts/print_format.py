@@ -6,6 +6,7 @@ from pathlib import Path
 from glossary import latex, typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
-typeset.format_source(Path(snakemake.input["preamble"]).parent, snakemake.output["tex"], snakemake.params["babel"])
+typeset.format_source(Path(snakemake.input["preamble"]).parent, snakemake.output["tex"], snakemake.params["babel"],
+                      snakemake.params["captions"])
 latex.compile_format(snakemake.output["tex"], snakemake.output["fmt"], snakemake.log["tex"],
                      inputs=[Path(snakemake.input["notation"]).parent])

@@ -70,6 +70,10 @@ def test_the_audit_looks_at_every_page_reference_and_picture(site, audited):
     pictures = sum(len(re.findall(r'<img src="[^"]+\.svg"', p.read_text())) for p in (site / "terms").glob("*.html"))
     assert figures["contrast"]["figures"] == pictures >= 7
     assert figures["pdfs"] == len(list(site.rglob("*.pdf")))
+    # every numbered figure's caption label on a term page (not a subfigure's "(a)"), checked in its PDF
+    label = re.compile(r'class="figure-label">(?:<a [^>]*>)?<strong>[^(<]|<span class="label">')
+    labels = sum(len(label.findall(p.read_text())) for p in (site / "terms").glob("*.html"))
+    assert figures["captions"] == {"labels": labels, "unlike": 0} and labels >= 5
 
 
 # --- each check fails on a site broken on purpose ----------------------------------------------
@@ -111,6 +115,8 @@ def broken(site, tmp_path_factory):
     edit(terms / "vector.html", '<div class="prose">', '<div class="prose">\n<p><math><semantics><msubsup><mi>x</mi>'
          '<mspace width="0.1667em"></mspace><mn>2</mn><mn>2</mn></msubsup>'
          '<annotation encoding="application/x-tex">x_{2}^{2}</annotation></semantics></math></p>')
+    # a page that names its figure otherwise than its PDF ("Fig. 1." there, as the main file sets it)
+    edit(terms / "gd.html", "<strong>Fig.\u00a01.</strong>", "<strong>Figure\u00a01.</strong>")
     run = cli(copy, "--json")
     assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
     return json.loads(run.stdout)
@@ -146,6 +152,14 @@ def test_a_photo_not_at_its_share_of_the_line_is_named(broken):
 def test_a_number_shown_twice_is_named(broken):
     assert "figure 1 is numbered 2 times on the page" in failed(broken, "numbers", "terms/datapoint.html")
     assert broken["figures"]["duplicates"] >= 1
+
+
+@pytest.mark.slow
+def test_a_caption_label_unlike_its_pdfs_is_named(broken):
+    found = failed(broken, "captions", "terms/gd.html")
+    assert len(found) == 1 and found[0].startswith("its caption label 'Figure 1.' is not its PDF's"), found
+    assert "Fig. 1." in found[0]
+    assert broken["figures"]["captions"]["unlike"] == 1
 
 
 @pytest.mark.slow

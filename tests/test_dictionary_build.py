@@ -417,11 +417,14 @@ def test_svg_picture_with_its_caption_and_number_and_its_pdf_in_the_term_pdf(sit
     shown = page(site, "gd")
     figure = next(f for f in shown.figures if f["id"] == label)
     assert figure["imgs"] == ["gd/pictures/1.svg"]
-    assert words(figure["caption"]) == "Figure 1. Three steps of GD, each scaled by the learning rate."
+    # the fixture's main file labels its captions as the real book does (\captionsetup[figure]{name=Fig.,
+    # labelsep=period}): the page and the PDFs so too
+    assert words(figure["caption"]) == "Fig. 1. Three steps of GD, each scaled by the learning rate."
     svg = (site / "terms" / "gd" / "pictures" / "1.svg").read_text()
     assert svg.lstrip().startswith(("<?xml", "<svg")) and "<svg" in svg
     text = words(pdftotext(site / "terms" / "gd.pdf"))
-    assert "Figure 1: Three steps of GD, each scaled by the learning rate." in text
+    assert "Fig. 1. Three steps of GD, each scaled by the learning rate." in text
+    assert "Fig. 1. Three steps of GD" in words(pdftotext(site / "dictionary.pdf"))
     assert media_size(site / "terms" / "gd" / "pictures" / "1.pdf") in form_xobjects(site / "terms" / "gd.pdf")
 
 

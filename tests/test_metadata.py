@@ -112,6 +112,22 @@ def test_cite_as_year_and_imprint():
     assert texmeta.cite_as_of(r"as \cite{as} says") is None
 
 
+@pytest.mark.parametrize("preamble, captions", [
+    # the real dictionary's: a figure is "Fig. 57." in its book
+    (r"\captionsetup[figure]{name=Fig., labelsep=period} % Customize",
+     {"figure": {"name": "Fig.", "labelsep": "period"}}),
+    # a kind's own options win over those for every kind, whatever their order; \figurename gives way to both
+    ("\\renewcommand{\\figurename}{Abb.}\n\\captionsetup[figure]{labelsep=period}\n\\captionsetup{labelsep=colon}",
+     {"figure": {"name": "Abb.", "labelsep": "period"}, "table": {"labelsep": "colon"}}),
+    (r"\renewcommand\tablename{Tab.}", {"table": {"name": "Tab."}}),
+    # commented out, a subfigure's, a name that is TeX, an unknown separator: LaTeX's own labels
+    (r"%\captionsetup{name=X}" "\n" r"\captionsetup[sub]{labelformat=parens}" "\n"
+     r"\captionsetup[figure]{name=\textbf{F}, labelsep=arrow}", {}),
+])
+def test_the_main_files_caption_labels(preamble, captions):
+    assert texmeta.captions_of(preamble) == captions
+
+
 @pytest.mark.parametrize("text, name", [
     (CC_BY, "CC BY 4.0"),
     (CC_BY.replace("Attribution 4.0", "Attribution-ShareAlike 4.0"), "CC BY-SA 4.0"),
@@ -270,3 +286,6 @@ def test_the_dictionary_model_for_the_book(tmp_path):
     assert loaded["title"] == "Tiny Dictionary of ML" and loaded["authors"] == ["A. One", "B. Two"]
     assert loaded["cite_as"].startswith(r"A.\ One and B.\ Two, \textit{Tiny") and loaded["year"] == 2024
     assert loaded["license"]["name"] == "CC BY 4.0" and loaded["symbols_file"] is None
+    # the fixture's main file labels its figures as the real book does; a figure's word on its pages too
+    assert loaded["captions"] == {"figure": {"name": "Fig.", "labelsep": "period"}}
+    assert loaded["edition_view"]["messages"]["Figure"] == "Fig."

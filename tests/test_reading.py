@@ -725,7 +725,7 @@ def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(s
         # the 0.95 minipage above the two of 0.45, side by side, as the book's widths set them
         assert "original" in lines and "95 % masked a single data point" in lines, pdf
         assert "TABLE 1 Rows of a dataset" in text and "Table 1: TABLE" not in text, pdf
-        assert "Figure 1: One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf
+        assert "Fig. 1. One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf
 
 
 def test_a_figures_minipages_take_their_printed_share_where_the_column_is_wide(site, browser):

@@ -19,6 +19,8 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
   ("a machine learning (ML) method" where the authors wrote "an \\gls{ml} method" for their book's "an
   ML method": glossary.texprose.article_for); their own words before a term's usual form are theirs;
 - cite: a citation stands a space apart from the word before it ("w [2]", not "w[2]");
+- captions: a term page labels its figures as its PDF does (the word and the number, "Fig. 1", which the
+  dictionary's main file may set: \\captionsetup[figure]{name=Fig.}), each at the start of a line of the PDF;
 - axe: no axe-core violation, at 1280 px, in both schemes;
 - fidelity (with --book): each term's words against the same entry of the authors' book
   (glossary.fidelity): median at least 0.98, minimum at least 0.9.
@@ -53,8 +55,8 @@ HEIGHT = 900
 TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{|(?<=\w)--(?=\w)|``")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
-CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share", "axe",
-          "fidelity")
+CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share", "captions",
+          "axe", "fidelity")
 # The article a link to a term follows, and what a citation may follow without a space.
 ARTICLE = re.compile(r"(?:^|[^\w\\])([Aa]n?)\s+$")
 CITE_AFTER = "([\u00a0\u2014\u2013-/"
@@ -89,6 +91,7 @@ class Audit:
         self.tex_pages, self.qq, self.tex_files = set(), Counter(), Counter()
         self.malformed, self.math_pages = 0, 0     # MathML elements with the wrong children, pages
         self.duplicates, self.pages, self.files = 0, 0, Counter()
+        self.captions = {}          # {term page: the labels of its figures' captions, "Fig. 1."}
         # the first-use forms that differ from the later ones ("machine learning (ML)"), casefolded
         self.first_forms = {forms[first].casefold() for forms in fidelity.site_forms(self.site).values()
                             for first, later in (("first", "text"), ("firstplural", "plural"))
@@ -135,6 +138,8 @@ class Audit:
     def seen(self, name, found):
         """Record what collect() found on a page; fail its numbers twice, its TeX and its "??"."""
         self.targets[name] = found["targets"]
+        if found["captions"]:
+            self.captions[name] = found["captions"]
         self.refs += [(name, ref) for ref in found["refs"]]
         for (kind, number), n in sorted(Counter(map(tuple, found["numbers"])).items()):
             if n > 1:
@@ -202,6 +207,7 @@ class Audit:
         with ThreadPoolExecutor(max_workers=4) as pool:
             for path, text in zip(pdfs, pool.map(pdf_text, pdfs)):
                 self.question_marks(path, text, "pdfs")
+                self.caption_labels(path, text)
         for path in svgs:
             text = " ".join(re.findall(r"<text\b[^>]*>(.*?)</text>", path.read_text(errors="replace"), re.S))
             self.question_marks(path, re.sub(r"<[^>]+>", "", text), "svgs")
@@ -221,6 +227,18 @@ class Audit:
                 if tex:
                     self.tex_files["llms.txt"] += 1
                     self.fail("tex", f"llms.txt:{i}", f"TeX {tex!r} in {snippet(line, line.find(tex))!r}")
+
+    def caption_labels(self, path, text):
+        """A term page's figure labels ("Fig. 1.") against its PDF's: each word and number at a line's start."""
+        page = path.relative_to(self.site).with_suffix(".html").as_posix()
+        labels = self.captions.get(page, []) if page.startswith("terms/") else []
+        self.files["captions"] += len(labels)
+        for label in labels:
+            word, _, number = label.rstrip(".:").rpartition(" ")
+            if not re.search(rf"^{re.escape(word)} {re.escape(number)}[.:]", text, re.M):
+                shown = sorted(set(re.findall(rf"^(\S+\.? {re.escape(number)}[.:])", text, re.M)))
+                self.fail("captions", page, f"its caption label {label!r} is not its PDF's"
+                          + (f" ({', '.join(shown)})" if shown else ""))
 
     def question_marks(self, path, text, kind):
         at = text.find("??")
@@ -246,6 +264,8 @@ class Audit:
             "tex": {"pages": len(self.tex_pages), "terms.json": self.tex_files["terms.json"],
                     "llms.txt": self.tex_files["llms.txt"]},
             "axe": {"light": self.axe["light"], "dark": self.axe["dark"]},
+            "captions": {"labels": self.files["captions"],
+                         "unlike": sum(1 for check, _, _ in self.failures if check == "captions")},
         }
 
 
@@ -359,7 +379,9 @@ def report(site, figures, failures, show=50):
              + f", {f['contrast']['below']} below {MIN_CONTRAST:.0f}:1",
              f"  TeX: {f['tex']['pages']} pages (title, descriptions, alt texts), {f['tex']['terms.json']} terms "
              f"in terms.json, {f['tex']['llms.txt']} lines of llms.txt",
-             f"  axe-core violations: {f['axe']['light']} light, {f['axe']['dark']} dark"]
+             f"  axe-core violations: {f['axe']['light']} light, {f['axe']['dark']} dark",
+             f"  figure captions: {f['captions']['labels']} labels on term pages, {f['captions']['unlike']} not "
+             "their PDF's"]
     if "fidelity" in f:
         fid = f["fidelity"]
         lines.append(f"  words like the authors' book: {fid['terms']} terms, median {fid['median']}, minimum "

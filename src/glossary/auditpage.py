@@ -101,8 +101,11 @@ COLLECT = r"""() => {
     return [a.getAttribute('href'), parseFloat(a.style.getPropertyValue('--share')),
             inner > 0 ? a.getBoundingClientRect().width / inner : 0];
   });
+  // The label of each numbered figure's caption ("Fig. 1.", the prose's and the demo's; not a subfigure's "(a)").
+  const captions = [...main.querySelectorAll('figcaption .figure-label strong, figcaption > span.label')]
+    .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => t && !t.startsWith('('));
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
-          articles, cites, shares,
+          articles, cites, shares, captions,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};

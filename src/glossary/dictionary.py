@@ -91,6 +91,7 @@ def from_entries(config, repo):
         "cite_as": None,
         "imprint": {},
         "symbols_file": None,
+        "captions": {},
         "description": config["site_description"],
         "manifest": None,
         "root": str(repo),
@@ -106,9 +107,10 @@ def from_entries(config, repo):
 
 # What the dictionary model says of the book (glossary.texmeta): its title, its authors, the licence
 # ({"name", "title", "spdx", "url", "notice", "file"} or None), the year, the authors' "please cite
-# as" (LaTeX source or None), its imprint ({"address", "publisher"} read from that, or {}) and the
-# List of Symbols file the main file \inputs (a path or None).
-BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "symbols_file", "front_matter")
+# as" (LaTeX source or None), its imprint ({"address", "publisher"} read from that, or {}), the
+# List of Symbols file the main file \inputs (a path or None) and its captions' labels ({} for LaTeX's).
+BOOK_FIELDS = ("title", "authors", "license", "year", "cite_as", "imprint", "symbols_file", "front_matter",
+               "captions")
 
 
 def book_of(main, fields, fallback=None):
@@ -123,7 +125,7 @@ def book_of(main, fields, fallback=None):
 def site_facts(loaded):
     """What every page, feed and PDF says of the dictionary (common.smk's SITE): its title, authors,
     licence, year and imprint, the attribution line, the description and the address."""
-    facts = {k: loaded[k] for k in BOOK_FIELDS if k not in ("cite_as", "symbols_file", "front_matter")}
+    facts = {k: loaded[k] for k in BOOK_FIELDS if k not in ("cite_as", "symbols_file", "front_matter", "captions")}
     facts.update(attribution=loaded.get("attribution"), description=loaded["description"],
                  url=loaded.get("site_url", ""))
     return {k: v for k, v in facts.items() if v or k == "title"}

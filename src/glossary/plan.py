@@ -211,6 +211,10 @@ class Plan:
         if "edition_view" not in loaded:
             loaded["edition_view"] = editions.single(loaded["language"])
             loaded.setdefault("fallback", {})
+        name = loaded["captions"].get("figure", {}).get("name")
+        if name:    # the main file's word for a figure (\captionsetup[figure]{name=Fig.}) is its pages' too
+            view = loaded["edition_view"]
+            loaded["edition_view"] = dict(view, messages=dict(view["messages"], Figure=name))
         dictionary.attach_demos(loaded)
         loaded["cited"] = dictionary.check_citations(loaded)
         loaded["batches"] = dictionary.batches(loaded["entries"], config.get("batch_size", 96))
@@ -248,6 +252,13 @@ class Plan:
         """babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default."""
         lang = self.edition_view["lang"]
         return editions.LANGUAGES[lang]["babel"] if lang != "en" else ""
+
+    @property
+    def captions(self):
+        """{"figure"/"table": \\captionsetup options} of the PDFs' captions, as the main file sets its own
+        (the model's `captions`, glossary.texmeta): {} for LaTeX's "Figure 1:"."""
+        return {kind: ",".join(f"{k}={v}" for k, v in sorted(setting.items()))
+                for kind, setting in sorted(self.dictionary["captions"].items())}
 
     def write_snapshots(self, folder="."):
         """Each entry's model, and the names and labels every entry may refer to, as files rewritten

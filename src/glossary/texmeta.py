@@ -3,7 +3,8 @@ authors' "please cite as", the List of Symbols it \\input s, and the licence fil
 
     read(main_path) -> {"title": str or None, "authors": [str], "year": int or None,
                         "cite_as": LaTeX source or None, "symbols_file": path or None,
-                        "license": {"name", "title", "spdx", "url", "notice", "file"} or None}
+                        "license": {"name", "title", "spdx", "url", "notice", "file"} or None,
+                        "captions": {"figure"/"table": {"name": str, "labelsep": str}}}
     book(main_path, fields, fallback=None) -> read()'s fields, each overridden by `fields` (the
                         YAML file's title/authors/license/year), then filled from `fallback`
 
@@ -15,6 +16,10 @@ logo, a quote drawn over the A) goes.  The authors are the names of \\author: it
 that opens with an affiliation mark such as ${}^{1}$ or \\textsuperscript{1}, or that names an
 institution or an address), each line cut at commas, semicolons, "and" and "&", the marks removed.
 
+The captions are the preamble's own label for a figure or a table (`\\captionsetup[figure]{name=Fig.,
+labelsep=period}`, `\\captionsetup{...}` for both, `\\renewcommand{\\figurename}{...}`): a plain name and
+one of the caption package's separators; anything else is left to LaTeX's defaults.
+
 The licence is recognised by its text (LICENSE, LICENSE.md or LICENSE.txt beside the main file) or,
 in the YAML file, by its name: `KNOWN_LICENSES`, most specific first.
 """
@@ -23,7 +28,15 @@ import unicodedata
 from pathlib import Path
 
 from glossary.readers.latex import glossaries
-from glossary.readers.latex.lexer import Source, argument, command_argument, cut_top, encoding_of, optional
+from glossary.readers.latex.lexer import (
+    Source,
+    argument,
+    command_argument,
+    cut_top,
+    encoding_of,
+    optional,
+    strip_comments,
+)
 
 # Spaces, dashes, quotes, a control word or symbol, braces, math, and runs of anything else.
 PIECE = re.compile(r"\\(?:[A-Za-z@]+\*?|[\s\S])|---|--|``|''|[{}$~%]|[^\\{}$~%`'-]+|[\s\S]")
@@ -247,6 +260,31 @@ def symbols_file(root, inputs):
     return None
 
 
+# The caption package's label settings in the preamble, and the kernel's names; the separators it knows.
+CAPTIONSETUP = re.compile(r"\\captionsetup\s*(?:\[\s*(\w*)\s*\])?\s*\{([^{}]*)\}")
+CAPTION_NAME = re.compile(r"\\renewcommand\s*\{?\\(figure|table)name\}?\s*\{([^{}\\]*)\}")
+LABEL_SEPARATORS = frozenset("none colon period space quad newline endash".split())
+
+
+def captions_of(preamble):
+    """{"figure"/"table": {"name", "labelsep"}} the preamble sets for its captions, as LaTeX applies them:
+    \\figurename, then \\captionsetup's options for every kind, then those for the kind, each in the
+    file's order; a name that is not plain text, another key or an unknown separator is not taken."""
+    found = {}
+    text = strip_comments(preamble)
+    settings = [(2 if m.group(1) else 1, m.start(), m.group(1), m.group(2)) for m in CAPTIONSETUP.finditer(text)]
+    settings += [(0, m.start(), m.group(1), f"name={m.group(2)}") for m in CAPTION_NAME.finditer(text)]
+    for _, _, kind, options in sorted(settings):
+        kinds = ("figure", "table") if not kind else (kind,) if kind in ("figure", "table") else ()
+        for option in options.split(","):
+            key, _, value = (part.strip() for part in option.partition("="))
+            if (key == "name" and value and not re.search(r"[\\{}$%#&^_~]", value)) or \
+                    (key == "labelsep" and value in LABEL_SEPARATORS):
+                for k in kinds:
+                    found.setdefault(k, {})[key] = value
+    return found
+
+
 def front_matter(text):
     """[{"title", "tex"}] of the pages the main file sets between its title page (\\maketitle) and its
     contents: each from an unnumbered heading to the next heading or page break, as LaTeX source."""
@@ -288,6 +326,7 @@ def read(main_path):
             "cite_as": cite,
             "symbols_file": symbols_file(main.parent, inputs),
             "front_matter": front_matter(text[doc:] if doc >= 0 else ""),
+            "captions": captions_of(text[:doc] if doc >= 0 else text),
             "license": license_file(main.parent)}
 
 
@@ -305,7 +344,8 @@ def book(main_path, fields, fallback=None):
             named.update(notice=beside["notice"], file=beside["file"])
         found["license"] = named
     for key, value in (fallback or {}).items():
-        if not found.get(key):
+        # a translation's captions are its language's (babel's) unless its own preamble sets them
+        if not found.get(key) and key != "captions":
             found[key] = value
     found["imprint"] = imprint(found["cite_as"])
     return found

@@ -102,12 +102,13 @@ def entry_fields(section_tex, meta, site, site_url):
             "bibtex": bibtex.rstrip("\n"), "urls": address, "demo": "demo" in meta}
 
 
-def print_document(fields, site, site_url, template_dir, babel="", words_=None, batch=False):
+def print_document(fields, site, site_url, template_dir, babel="", words_=None, batch=False, captions=None):
     """entry.tex.j2 of the entries `fields` (entry_fields): one entry's own document, or with `batch`
-    the document of one pdflatex run that sets them all, each from its own page (compile_entries)."""
+    the document of one pdflatex run that sets them all, each from its own page (compile_entries);
+    `captions`: the main file's caption labels (glossary.plan.Plan.captions)."""
     return environment(template_dir).get_template("entry.tex.j2").render(
         entries=fields, batch=batch, site_title=site["title"], authors=", ".join(site.get("authors", [])),
-        site_url=site_url, babel=babel, words=words_ or words(None), figures_dir=TERMS)
+        site_url=site_url, babel=babel, words=words_ or words(None), figures_dir=TERMS, captions=captions or {})
 
 
 def authors_line(authors):
@@ -124,7 +125,7 @@ def license_text(license_):
 
 
 def book_document(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
-                  words_=None):
+                  words_=None, captions=None):
     """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
     {"title", "entries": [(slug, the entry's print section)]} (a heading each when there are
     several); `front`: {"title", "authors", "cite_as", "license", "front_matter": the main file's pages
@@ -144,7 +145,7 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
         authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
         license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
         symbols=symbols, bibliography=bib.latex(), demos=demos,
-        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS)
+        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS, captions=captions or {})
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
@@ -165,10 +166,10 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_te
 
 
 
-def format_source(template_dir, tex_path, babel=""):
+def format_source(template_dir, tex_path, babel="", captions=None):
     """The preamble every entry PDF shares, as a document to dump as a format (rule print_format);
-    `babel`: the language of a translation's PDFs (none: English)."""
-    text = environment(template_dir).get_template("preamble.tex.j2").render(babel=babel)
+    `babel`: the language of a translation's PDFs (none: English); `captions` as in print_document."""
+    text = environment(template_dir).get_template("preamble.tex.j2").render(babel=babel, captions=captions or {})
     end = latex.END_OF_DUMP + "\n\\begin{document}\n\\end{document}\n"
     Path(tex_path).write_text(text.rstrip("\n") + "\n" + end, encoding="utf-8")
 
@@ -217,7 +218,7 @@ def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, pack
         tex_path.parent.mkdir(parents=True, exist_ok=True)
         fields = entry_fields(text, entry_meta(entry, catalog), params["site"], params["site_url"])
         document = print_document([fields], params["site"], params["site_url"], template_dir,
-                                  params.get("babel", ""), params.get("words"))
+                                  params.get("babel", ""), params.get("words"), captions=params.get("captions"))
         tex_path.write_text(document, encoding="utf-8")
         included = [Path(params["site_terms"]) / p for p in included_files(text)]
         key = dictionary.content_key(document, packages, fmt_digest, [digest(p) for p in included], method)
@@ -228,7 +229,7 @@ def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, pack
 
     def render(fields):
         return print_document(fields, params["site"], params["site_url"], template_dir, params.get("babel", ""),
-                              params.get("words"), batch=True)
+                              params.get("words"), batch=True, captions=params.get("captions"))
     failures = compile_entries(todo, render, fmt, package_dirs, params["site_terms"], log)
     for slug, cached, pdf_path in made:
         if slug not in failures:

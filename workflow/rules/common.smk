@@ -29,6 +29,8 @@ PLAN.write_snapshots()
 EDITION = PLAN.edition_view
 # babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default.
 BABEL = PLAN.babel
+# the main file's caption labels, which the PDFs' preamble sets as its own (glossary.plan.Plan.captions)
+CAPTIONS = PLAN.captions
 
 jobenv.prepare(workflow.basedir, config["numeric_env"])
 

@@ -20,6 +20,7 @@ rule print_format:
     params:
         tex=TEX_VERSIONS,
         babel=BABEL,
+        captions=CAPTIONS,
     message:
         "pdflatex format of the entry PDFs' preamble"
     script:
@@ -77,6 +78,7 @@ for batch, slugs in BATCHES.items():
             site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
             babel=BABEL,
+            captions=CAPTIONS,
             words=PRINT_WORDS,
         message:
             f"{batch}: PDFs of {len(slugs)} entries"
@@ -130,6 +132,7 @@ rule book:
         order=PLAN.book_order(),
         demos=all(PLAN.has_demo(s) for s in ENTRIES),
         babel=BABEL,
+        captions=CAPTIONS,
         front=BOOK_FRONT,
         words=PRINT_WORDS,
         # the contents and the links between terms settle in three passes from nothing; the last
