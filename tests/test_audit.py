@@ -162,6 +162,27 @@ def test_a_caption_label_unlike_its_pdfs_is_named(broken):
     assert broken["figures"]["captions"]["unlike"] == 1
 
 
+@pytest.mark.parametrize("pdf_text, unlike", [
+    ("Fig. 1. A step.\nFig. 2: Two steps.", []),
+    # the caption package's other separators: a space, a quad, an en dash, a new line
+    ("Fig. 1 A step.\nFig. 2 – Two steps.", []),
+    ("Fig. 1\nA step.\nFig. 2\tTwo steps.", []),
+    # a reference in the text is no caption; LaTeX's own label where the page says "Fig."
+    ("as Fig. 1 shows.\nFigure 1: A step.\nFigure 2: Two steps.", ["Fig. 1.", "Fig. 2."]),
+])
+def test_caption_labels_against_the_pdfs_text(tmp_path, pdf_text, unlike):
+    """A term page's labels against its PDF's text, in any edition (de/terms/)."""
+    found = audit.Audit(tmp_path)
+    for prefix in ("", "de/"):
+        found.captions[f"{prefix}terms/gd.html"] = ["Fig. 1.", "Fig. 2."]
+        found.caption_labels(tmp_path / f"{prefix}terms/gd.pdf", pdf_text)
+    said = [what for check, page, what in found.failures if check == "captions"]
+    assert said == [f"its caption label {label!r} is not its PDF's" + (" (Figure 1:)" if label == "Fig. 1." else
+                                                                         " (Figure 2:)")
+                    for _ in ("", "de/") for label in unlike]
+    assert found.files["captions"] == 4
+
+
 @pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))

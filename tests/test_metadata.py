@@ -120,6 +120,13 @@ def test_cite_as_year_and_imprint():
     ("\\renewcommand{\\figurename}{Abb.}\n\\captionsetup[figure]{labelsep=period}\n\\captionsetup{labelsep=colon}",
      {"figure": {"name": "Abb.", "labelsep": "period"}, "table": {"labelsep": "colon"}}),
     (r"\renewcommand\tablename{Tab.}", {"table": {"name": "Tab."}}),
+    # babel sets \figurename again at \begin{document}: only its captions hook keeps one
+    (r"\usepackage[english]{babel}\renewcommand{\figurename}{Fig.}", {}),
+    (r"\usepackage[english]{babel}\addto\captionsenglish{\renewcommand{\figurename}{Fig.}}",
+     {"figure": {"name": "Fig."}}),
+    # name= needs a kind (LaTeX stops on it otherwise); a name the print fonts cannot set
+    (r"\captionsetup{name=Fig.}", {}),
+    (r"\captionsetup[figure]{name=Рис.}", {}),
     # commented out, a subfigure's, a name that is TeX, an unknown separator: LaTeX's own labels
     (r"%\captionsetup{name=X}" "\n" r"\captionsetup[sub]{labelformat=parens}" "\n"
      r"\captionsetup[figure]{name=\textbf{F}, labelsep=arrow}", {}),

@@ -134,11 +134,12 @@ def read_in_a_description(dictionary, read):
     return next(n for n, row in enumerate(models.read_text().split("\n"), 1) if read in row)
 
 
-def test_a_listing_read_into_a_description_is_told_before_any_job(dictionary, tmp_path):
+@pytest.mark.parametrize("command", [r"\lstinputlisting", r"\verbatiminput*"])
+def test_a_listing_read_into_a_description_is_told_before_any_job(dictionary, tmp_path, command):
     """A listing read into a description (pandoc would read it) is a mistake the reader tells at its line."""
-    line = read_in_a_description(dictionary, rf"\lstinputlisting{{{tmp_path / 'outside/secret.tex'}}}")
+    line = read_in_a_description(dictionary, rf"{command}{{{tmp_path / 'outside/secret.tex'}}}")
     run = build(dictionary / "dictionary.yaml", tmp_path / "out")
-    assert re.search(rf"{at(line)} term 'dataset': \\lstinputlisting reads a file", run.stderr), run.stderr
+    assert re.search(rf"{at(line)} term 'dataset': {re.escape(command)} reads a file", run.stderr), run.stderr
     told_before_any_job(run, tmp_path / "out")
     assert leaked(tmp_path / "out") == []
 

@@ -57,6 +57,8 @@ MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
 CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share", "captions",
           "axe", "fidelity")
+# A term's page, in any edition (de/terms/x.html), whose PDF lies beside it.
+TERM_PAGE = re.compile(r"(?:[^/]+/)?terms/[^/]+\.html")
 # The article a link to a term follows, and what a citation may follow without a space.
 ARTICLE = re.compile(r"(?:^|[^\w\\])([Aa]n?)\s+$")
 CITE_AFTER = "([\u00a0\u2014\u2013-/"
@@ -231,11 +233,12 @@ class Audit:
     def caption_labels(self, path, text):
         """A term page's figure labels ("Fig. 1.") against its PDF's: each word and number at a line's start."""
         page = path.relative_to(self.site).with_suffix(".html").as_posix()
-        labels = self.captions.get(page, []) if page.startswith("terms/") else []
+        labels = self.captions.get(page, []) if TERM_PAGE.fullmatch(page) else []
         self.files["captions"] += len(labels)
         for label in labels:
             word, _, number = label.rstrip(".:").rpartition(" ")
-            if not re.search(rf"^{re.escape(word)} {re.escape(number)}[.:]", text, re.M):
+            # then the caption package's separator: period, colon, a space, a quad, an en dash or a new line
+            if not re.search(rf"^{re.escape(word)} {re.escape(number)}(?:[.:]|\s|–|$)", text, re.M):
                 shown = sorted(set(re.findall(rf"^(\S+\.? {re.escape(number)}[.:])", text, re.M)))
                 self.fail("captions", page, f"its caption label {label!r} is not its PDF's"
                           + (f" ({', '.join(shown)})" if shown else ""))

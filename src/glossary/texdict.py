@@ -137,10 +137,10 @@ class Body:
                 pos = self.print_only(tok, m.start(), pos, numbers)
             elif tok == "\\caption*":
                 pos = self.caption_star(m.start(), pos, envs)
+            elif tok in reads.DESCRIPTION_READ_TOKENS:
+                raise self.fault(m.start(), f"{tok} reads a file into the text", reads.DESCRIPTION_FIX, "file-read")
             elif tok in plain:
                 continue  # most tokens: a command known in text and math that needs nothing here
-            elif tok in reads.DESCRIPTION_READS:
-                raise self.fault(m.start(), f"{tok} reads a file into the text", reads.DESCRIPTION_FIX, "file-read")
             elif tok == "$":
                 if text.startswith("$$", m.start()):
                     pos += 1

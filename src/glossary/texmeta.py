@@ -34,6 +34,7 @@ from glossary.readers.latex.lexer import (
     command_argument,
     cut_top,
     encoding_of,
+    group_end,
     optional,
     strip_comments,
 )
@@ -263,23 +264,32 @@ def symbols_file(root, inputs):
 # The caption package's label settings in the preamble, and the kernel's names; the separators it knows.
 CAPTIONSETUP = re.compile(r"\\captionsetup\s*(?:\[\s*(\w*)\s*\])?\s*\{([^{}]*)\}")
 CAPTION_NAME = re.compile(r"\\renewcommand\s*\{?\\(figure|table)name\}?\s*\{([^{}\\]*)\}")
+# babel and polyglossia set \figurename again at \begin{document}: a \renewcommand holds there only inside
+# \addto\captions<language>{...}.
+LANGUAGE_PACKAGE = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\b(?:babel|polyglossia)\b")
+CAPTIONS_HOOK = re.compile(r"\\(?:addto|g@addto@macro)\s*\\captions\w+\s*\{")
 LABEL_SEPARATORS = frozenset("none colon period space quad newline endash".split())
 
 
 def captions_of(preamble):
     """{"figure"/"table": {"name", "labelsep"}} the preamble sets for its captions, as LaTeX applies them:
-    \\figurename, then \\captionsetup's options for every kind, then those for the kind, each in the
-    file's order; a name that is not plain text, another key or an unknown separator is not taken."""
+    \\figurename, then \\captionsetup's options for every kind (a separator: `name` needs a kind), then
+    those for the kind, each in the file's order.  A name LaTeX would not show (a \\figurename that babel
+    sets again), one that is not plain Latin-1 text (the print fonts' encoding), another key or an
+    unknown separator is not taken."""
     found = {}
     text = strip_comments(preamble)
+    hooks = [(m.end(), group_end(text, m.end() - 1) or len(text)) for m in CAPTIONS_HOOK.finditer(text)]
+    babel = bool(LANGUAGE_PACKAGE.search(text))
     settings = [(2 if m.group(1) else 1, m.start(), m.group(1), m.group(2)) for m in CAPTIONSETUP.finditer(text)]
-    settings += [(0, m.start(), m.group(1), f"name={m.group(2)}") for m in CAPTION_NAME.finditer(text)]
+    settings += [(0, m.start(), m.group(1), f"name={m.group(2)}") for m in CAPTION_NAME.finditer(text)
+                 if not babel or any(a <= m.start() < b for a, b in hooks)]
     for _, _, kind, options in sorted(settings):
         kinds = ("figure", "table") if not kind else (kind,) if kind in ("figure", "table") else ()
         for option in options.split(","):
             key, _, value = (part.strip() for part in option.partition("="))
-            if (key == "name" and value and not re.search(r"[\\{}$%#&^_~]", value)) or \
-                    (key == "labelsep" and value in LABEL_SEPARATORS):
+            if (key == "name" and kind and value and not re.search(r"[\\{}$%#&^_~]", value)
+                    and all(ord(c) < 256 for c in value)) or (key == "labelsep" and value in LABEL_SEPARATORS):
                 for k in kinds:
                     found.setdefault(k, {})[key] = value
     return found

@@ -12,6 +12,8 @@ OTHER_READS = re.compile(r"\\(?:lstinputlisting|verbatiminput|inputminted\s*\{[^
                          r"usepackage|RequirePackage|pgfplotstableread|openin\d*\s*=?)\s*(?:\[[^\]]*\])?\s*\{([^{}\s]+)\}")
 # The commands with which pandoc would read a file into a description's text.
 DESCRIPTION_READS = ("\\lstinputlisting", "\\inputminted", "\\verbatiminput")
+# The lexer's tokens of those commands, starred forms too (\verbatiminput*).
+DESCRIPTION_READ_TOKENS = frozenset(DESCRIPTION_READS) | {f"{c}*" for c in DESCRIPTION_READS}
 OUTSIDE_FIX = ("a picture may read only the files of that folder, named relative to it without ../: move the file "
                "into the folder or remove the read")
 DESCRIPTION_FIX = ("a build reads no file for a description (it might be one outside the dictionary's folder); put "
