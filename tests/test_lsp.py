@@ -69,6 +69,18 @@ def first_error(error):
     return int(m["line"]), m["rest"]
 
 
+def diagnostics_as_typed(folder, path, broken):
+    """The diagnostics the server sends once the open file at `path` reads `broken` (typed, not saved)."""
+    async def conversation(s):
+        uri = await s.open(path)
+        await s.diagnostics(uri)
+        sent = await s.change(uri, broken)
+        _, typed = await s.diagnostics(uri, lambda ds: bool(ds), after=sent)
+        return typed
+
+    return talk(folder, conversation)
+
+
 def test_a_wrong_key_typed_is_the_builds_own_mistake_and_goes_when_mended(folder, tmp_path):
     path = folder / MODELS
     text = path.read_text(encoding="utf-8")
@@ -123,14 +135,7 @@ def test_an_unknown_citation_and_a_translations_mistake_in_the_builds_words(fold
         build_error(copy, lang)
     _, said = first_error(error.value)
 
-    async def conversation(s):
-        uri = await s.open(path)
-        await s.diagnostics(uri)
-        sent = await s.change(uri, broken)
-        _, wrong = await s.diagnostics(uri, lambda ds: bool(ds), after=sent)
-        return wrong
-
-    wrong = talk(folder, conversation)
+    wrong = diagnostics_as_typed(folder, path, broken)
     assert [d.message for d in wrong] == [f"{lang} edition: {said}" if lang else said]
     assert wrong[0].range.start.line == where(text, old)[0]
     assert "did you mean" in said
@@ -172,14 +177,7 @@ def test_a_picture_reading_outside_the_folder_is_told_as_typed(folder):
     drawn = r"\draw[->] (-2.2,0) -- (2.2,0) node[right] {$w$};"
     broken = text.replace(drawn, drawn + r" \node {\input{../outside/secret}};", 1)
 
-    async def conversation(s):
-        uri = await s.open(path)
-        await s.diagnostics(uri)
-        sent = await s.change(uri, broken)
-        _, typed = await s.diagnostics(uri, lambda ds: bool(ds), after=sent)
-        return typed
-
-    typed = talk(folder, conversation)
+    typed = diagnostics_as_typed(folder, path, broken)
     assert len(typed) == 1, [d.message for d in typed]
     assert "picture 1 reads ../outside/secret, outside the dictionary's folder" in typed[0].message
     assert typed[0].range.start.line == where(text, drawn)[0]
