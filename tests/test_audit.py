@@ -183,6 +183,29 @@ def test_caption_labels_against_the_pdfs_text(tmp_path, pdf_text, unlike):
     assert found.files["captions"] == 4
 
 
+def test_a_figures_number_is_its_labels_in_any_language(tmp_path):
+    """A translation's page numbers its figures "Abbildung 2.": the audit takes the number from the label,
+    whatever its word, so its references and repeated numbers are checked as an English page's."""
+    from playwright.sync_api import sync_playwright
+
+    from glossary import auditpage
+    (tmp_path / "de.html").write_text(
+        '<!DOCTYPE html><html lang="de"><body><main><figure id="fig:a"><img alt="a" src="a.svg">'
+        '<figcaption><span class="figure-label"><a class="self" href="#fig:a"><strong>Abbildung\u00a02.</strong>'
+        '</a> </span>Zwei Schritte.</figcaption></figure><p>Siehe <a href="#fig:a">2</a>.</p></main></body></html>',
+        encoding="utf-8")
+    with sync_playwright() as p:
+        browser = auditpage.launch(p)
+        try:
+            page = browser.new_page()
+            page.goto((tmp_path / "de.html").as_uri())
+            found = auditpage.collect(page)
+        finally:
+            browser.close()
+    assert found["numbers"] == [["figure", "2"]] and found["targets"]["fig:a"] == [["figure", "2"]]
+    assert found["captions"] == ["Abbildung 2."]
+
+
 @pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))

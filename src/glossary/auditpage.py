@@ -31,8 +31,12 @@ COLLECT = r"""() => {
   const items = [];
   for (const f of main.querySelectorAll('figure, table')) {
     const cap = [...f.children].find(c => c.matches('figcaption, caption'));
+    // a figure's number is its label's ("Fig. 1.", "Abbildung 1."), whatever the word; else the caption's
+    const label = f.matches('figure') && cap && cap.querySelector('.figure-label strong, span.label');
+    const own = label && /(\d+)\.?$/.exec(label.textContent.trim());
     const m = cap && CAPTION.exec(cap.textContent);
-    if (m) items.push({kind: /^table$/i.test(m[1]) ? 'table' : 'figure', n: m[2], el: f});
+    if (own) items.push({kind: 'figure', n: own[1], el: f});
+    else if (m) items.push({kind: /^table$/i.test(m[1]) ? 'table' : 'figure', n: m[2], el: f});
   }
   const labels = new Set();
   for (const row of main.querySelectorAll('mlabeledtr')) {
