@@ -29,7 +29,7 @@ from glossary.entries import EntryError
 from glossary.readers.latex import glossaries, references
 from glossary.readers.latex.lexer import group_end, strip_comments
 from glossary.readers.latex.lexer import groups as arguments
-from glossary.readers.latex.reads import FILE_REFERENCE, OUTSIDE_FIX, outside, outside_reads
+from glossary.readers.latex.reads import FILE_REFERENCE, OUTSIDE_FIX, outside, outside_reads, picture_read
 
 # Packages that serve the printed dictionary, not a standalone picture: the glossary and its index and
 # links, QR codes, the bibliography's layout, algorithm/equation-array environments (no picture uses
@@ -252,8 +252,8 @@ def check_reads(pictures):
     for pic in pictures:
         for offset, name in outside_reads(pic["tex"]):
             line = pic.get("line", 1) + pic["tex"].count("\n", 0, offset)
-            found.append((pic["path"], line, f"{pic['path']}:{line}: term '{pic['term']}': picture "
-                          f"{pic.get('n', 1)} reads {name}, outside the dictionary's folder; {OUTSIDE_FIX}"))
+            found.append((pic["path"], line, f"{pic['path']}:{line}: term '{pic['term']}': "
+                          f"{picture_read(pic.get('n', 1), name)}; {OUTSIDE_FIX}"))
     return [message for *_, message in sorted(found)]
 
 

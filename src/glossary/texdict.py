@@ -138,7 +138,7 @@ class Body:
             elif tok == "\\caption*":
                 pos = self.caption_star(m.start(), pos, envs)
             elif tok in reads.DESCRIPTION_READ_TOKENS:
-                raise self.fault(m.start(), f"{tok} reads a file into the text", reads.DESCRIPTION_FIX, "file-read")
+                raise self.fault(m.start(), reads.description_read(tok), reads.DESCRIPTION_FIX, "file-read")
             elif tok in plain:
                 continue  # most tokens: a command known in text and math that needs nothing here
             elif tok == "$":
@@ -265,9 +265,10 @@ class Body:
         n = len(self.pictures) + 1
         if not pictures.draws(tex):
             raise self.fault(start, *pictures.EMPTY.format(n=n).split("; "), "picture")
-        for offset, name in reads.outside_reads(tex)[:1]:
-            raise self.fault(start + offset, f"picture {n} reads {name}, outside the dictionary's folder",
-                             reads.OUTSIDE_FIX, "outside-folder")
+        outside = reads.outside_reads(tex)
+        if outside:
+            offset, name = outside[0]
+            raise self.fault(start + offset, reads.picture_read(n, name), reads.OUTSIDE_FIX, "outside-folder")
         self.pictures.append({"n": n, "tex": tex, "line": self.src.line(self.offset + start),
                               "files": graphics.files(self.reader.root, tex, self.position(start), self.key)})
         for key in glossaries.KEY_CALL.finditer(tex):

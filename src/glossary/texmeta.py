@@ -17,8 +17,9 @@ that opens with an affiliation mark such as ${}^{1}$ or \\textsuperscript{1}, or
 institution or an address), each line cut at commas, semicolons, "and" and "&", the marks removed.
 
 The captions are the preamble's own label for a figure or a table (`\\captionsetup[figure]{name=Fig.,
-labelsep=period}`, `\\captionsetup{...}` for both, `\\renewcommand{\\figurename}{...}`): a plain name and
-one of the caption package's separators; anything else is left to LaTeX's defaults.
+labelsep=period}`, `\\captionsetup{labelsep=...}` for both, `\\renewcommand{\\figurename}{...}`; see
+captions_of): a plain name and one of the caption package's separators; anything else is left to LaTeX's
+defaults.
 
 The licence is recognised by its text (LICENSE, LICENSE.md or LICENSE.txt beside the main file) or,
 in the YAML file, by its name: `KNOWN_LICENSES`, most specific first.

@@ -286,8 +286,8 @@ def check_reads(term):
     found = FILE_READS.search(term["body"])
     if found:
         line = term.get("body_line", 1) + term["body"][:found.start()].count("\n")
-        raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: {found.group(1)} reads a file into "
-                         f"the text; {reads.DESCRIPTION_FIX}")
+        raise EntryError(f"{term.get('path', '?')}:{line}: term {term['key']!r}: "
+                         f"{reads.description_read(found.group(1))}; {reads.DESCRIPTION_FIX}")
 
 
 def parse(terms, macros, targets, first_use=True):

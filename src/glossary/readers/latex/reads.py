@@ -28,6 +28,16 @@ def outside(name):
         part == ".." or (part.startswith(".") and part != ".") for part in parts)
 
 
+def picture_read(n, name):
+    """What a picture that reads `name` outside the folder does wrong, as the reader and the job say it."""
+    return f"picture {n} reads {name}, outside the dictionary's folder"
+
+
+def description_read(command):
+    """What a description that reads a file with `command` does wrong, as the reader and the job say it."""
+    return f"{command} reads a file into the text"
+
+
 def outside_reads(tex):
     """[(offset, name)] of the names a picture's TeX reads outside the dictionary's folder, in order."""
     found = [(m.start(), m.group(1)) for pattern in (FILE_REFERENCE, OTHER_READS) for m in pattern.finditer(tex)
