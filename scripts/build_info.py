@@ -1,11 +1,9 @@
 """Rule build_info: the versions the site was built with and the numeric platform of its jobs."""
 import platform
-import sys
 from importlib.metadata import version
 
 from glossary import jsonio, latex
 
-sys.stderr = open(snakemake.log[0], "w")
 jsonio.write(snakemake.output["info"], {
     "python": platform.python_version(),
     "glibc": " ".join(platform.libc_ver()),

@@ -2,13 +2,11 @@
 more than its work): the index, a page for each section, the abbreviations page, terms.json (every entry
 for machines, URLs relative to the site's root), llms.txt (the site for language models) and previews.js
 (what a cross-reference's preview shows of each entry)."""
-import sys
 from pathlib import Path
 
 from glossary import catalog as glossary_catalog
 from glossary import jsonio, notation, pages, reading
 
-sys.stderr = open(snakemake.log[0], "w")
 inp, out, params = snakemake.input, snakemake.output, snakemake.params
 catalog = jsonio.read(inp["catalog"])
 forms = jsonio.read(inp["forms"])     # the forms as text (rule forms_text)

@@ -1,9 +1,7 @@
 """Rule favicon: the site's icon as SVG (linked from every page) and ICO (for /favicon.ico)."""
-import sys
 from pathlib import Path
 
 from glossary import favicon
 
-sys.stderr = open(snakemake.log[0], "w")
 Path(snakemake.output["svg"]).write_text(favicon.svg(), encoding="utf-8")
 Path(snakemake.output["ico"]).write_bytes(favicon.ico())

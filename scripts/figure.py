@@ -1,11 +1,9 @@
 """Rule figure: one figure's pgfplots source from its spec in entry.md, compiled from the figures'
 format into the published PDF, and that PDF as the page's SVG and PNG."""
-import sys
 from pathlib import Path
 
 from glossary import figures, jsonio, latex
 
-sys.stderr = open(snakemake.log["job"], "w")
 spec = snakemake.params["spec"]
 entry = snakemake.params["entry_file"]
 facts = jsonio.read(snakemake.input["facts"])

@@ -1,11 +1,9 @@
 """Rule forms_text: results/forms.json, the forms of every term's name (text=, first=, plural=, ...)
 as text, formulas as their characters (glossary.plaintext): what the search, terms.json and the
 abbreviations page show of them."""
-import sys
 from pathlib import Path
 
 from glossary import jsonio, notation
 
-sys.stderr = open(snakemake.log[0], "w")
 macros = "".join(Path(p).read_text(encoding="utf-8") for p in snakemake.input["macros"])
 jsonio.write(snakemake.output["json"], notation.forms_text(snakemake.params["entries"], macros))

@@ -1,11 +1,9 @@
 """Rule notation_page: notation.html, the dictionary's List of Symbols (or the symbols its macro file
 documents), each symbol and meaning as the pages show formulas and references (glossary.notation)."""
-import sys
 from pathlib import Path
 
 from glossary import citations, jsonio, notation, pages
 
-sys.stderr = open(snakemake.log[0], "w")
 inp, params = snakemake.input, snakemake.params
 sections, macros, documented = notation.notation_sections(inp["symbols"][0] if inp["symbols"] else None,
                                                           inp["macros"], params["latex"])

@@ -1,10 +1,8 @@
 """Rule notebook: the published script as a Jupyter notebook, one cell pair per block."""
-import sys
 from pathlib import Path
 
 from glossary import notebook
 
-sys.stderr = open(snakemake.log[0], "w")
 nb = notebook.build(Path(snakemake.input["script"]).read_text(encoding="utf-8"),
                     snakemake.params["title"], snakemake.params["summary"], snakemake.wildcards["entry"])
 Path(snakemake.output["notebook"]).write_text(notebook.dumps(nb), encoding="utf-8")

@@ -6,13 +6,11 @@ Its inputs are the entries' pictures snapshots (glossary.dictionary.pictures_sna
 outputs are made of.  Where each picture sits in the dictionary (file and line) is read from the
 entry's snapshot, for an error message only: a line that moves changes no picture."""
 import shutil
-import sys
 from pathlib import Path
 
 from glossary import dictionary, jsonio, pictures
 from glossary.entries import EntryError
 
-sys.stderr = open(snakemake.log[0], "w")
 inp, params = snakemake.input, snakemake.params
 shots = [jsonio.read(p) for p in inp["pictures"]]
 preamble = Path(inp["preamble"]).read_text(encoding="utf-8")

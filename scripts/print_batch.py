@@ -1,10 +1,8 @@
 """Rule print_<batch>: each entry's own PDF, from its print section (glossary.typeset.print_batch)."""
-import sys
 from pathlib import Path
 
 from glossary import batchfiles, jsonio, typeset
 
-sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
 typeset.print_batch(batchfiles.read_entries(inp["entries"]), batchfiles.read(inp["sections"]),
                     jsonio.read(inp["catalog"]), list(snakemake.output["pdf"]), snakemake.params,

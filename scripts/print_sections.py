@@ -1,11 +1,9 @@
 """Rule section_<batch>: the print sections of a batch of entries (glossary.typeset.print_sections),
 which their PDFs (rule print_<batch>) and the book set."""
-import sys
 from pathlib import Path
 
 from glossary import batchfiles, jsonio, typeset
 
-sys.stderr = open(snakemake.log[0], "w")
 inp = snakemake.input
 checks = {}
 for path in inp["checks"]:

@@ -3,12 +3,10 @@ LaTeX (the print edition's) with what the index and the other pages need of it (
 entries it links to), in the batch's one file (glossary.batchfiles); and as Markdown, published for
 machines."""
 import hashlib
-import sys
 from pathlib import Path
 
 from glossary import batchfiles, jsonio, prose, render
 
-sys.stderr = open(snakemake.log[0], "w")
 inp, out = snakemake.input, snakemake.output
 names = jsonio.read(inp["names"])
 entries = batchfiles.read_entries(inp["entries"])

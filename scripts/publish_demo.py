@@ -1,10 +1,8 @@
 """Rule publish_demo: the script readers download, pinned to the build's numeric platform."""
-import sys
 from pathlib import Path
 
 from glossary import notebook
 
-sys.stderr = open(snakemake.log[0], "w")
 source = Path(snakemake.input["demo"]).read_text(encoding="utf-8")
 Path(snakemake.output["script"]).write_text(
     notebook.publish_script(source, snakemake.config["numeric_env"]), encoding="utf-8")

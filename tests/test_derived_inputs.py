@@ -14,11 +14,13 @@ RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)
 
 
 def rules_with_scripts():
+    """Each rule that runs a script: in a process of its own (`script:`) or in Snakemake's (`run:`,
+    glossary.inprocess)."""
     for smk in sorted((REPO / "workflow/rules").glob("*.smk")):
         for name, body in RULE.findall(smk.read_text()):
-            script = re.search(r'script:\s*\n\s*"\.\./\.\./scripts/(\w+)\.py"', body)
+            script = re.search(r'script:\s*\n\s*"\.\./\.\./scripts/(\w+)\.py"|in_process\("(\w+)"', body)
             if script:
-                yield smk.name, name, script.group(1), body
+                yield smk.name, name, script.group(1) or script.group(2), body
 
 
 def test_every_script_rule_takes_its_scripts_imports_as_inputs():
@@ -87,7 +89,8 @@ def test_the_scan_finds_what_pythons_parser_finds_in_every_module_and_script():
 def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path):
     """scripts/publish_demo.py imports glossary.notebook, which imports glossary.numeric: a change
     to numeric.py reruns publish_demo (whose other input, the demo, did not change), and leaves
-    the rules that import nothing of it alone."""
+    the rules that import nothing of it alone.  An edit of a script that runs in Snakemake's process
+    (glossary.inprocess), which Snakemake does not track as it tracks a `script:`, reruns its rule."""
     root = skeleton_repo(tmp_path / "repo")
     imported = imports.imported(root / "scripts/publish_demo.py")
     assert "glossary.numeric" not in imported and "glossary.notebook" in imported
@@ -98,6 +101,11 @@ def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path):
     _, ran = snakemake(root, "--dry-run")
     assert "publish_demo" in ran, ran
     assert "favicon" not in ran and "stylesheet" not in ran, ran
+    assert "in_process(\"favicon\"" in (root / "workflow/rules/pages.smk").read_text()
+    script = root / "scripts/favicon.py"
+    script.write_text(script.read_text() + "\n# an edit of the script alone\n")
+    _, ran = snakemake(root, "--dry-run")
+    assert "favicon" in ran and "stylesheet" not in ran, ran
     run = subprocess.run([str(BIN / "python"), "-c", "from glossary import imports; "
                           "print(imports.closure('scripts/publish_demo.py'))"], cwd=root, capture_output=True,
                          text=True, env={"PYTHONPATH": str(root / "src")})

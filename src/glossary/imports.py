@@ -73,11 +73,11 @@ def closure(path, src="src"):
 def digest(path, src="src"):
     """{module, relative to `src`: the sha256 of its bytes} of closure(path): what a rule's one library
     input holds (glossary.plan.Plan.lib)."""
-    return {Path(p).relative_to(src).as_posix(): _file_sha256(p) for p in closure(path, src)}
+    return {Path(p).relative_to(src).as_posix(): file_sha256(p) for p in closure(path, src)}
 
 
 @lru_cache(maxsize=None)
-def _file_sha256(path):
+def file_sha256(path):
     """Once per process, as closure() is: a workflow's parse asks for each module once per script."""
     return _sha256(Path(path))
 

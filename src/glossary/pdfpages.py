@@ -16,7 +16,7 @@ from pathlib import Path
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
-from glossary import type1
+from glossary import inprocess, type1
 
 # Resource categories renamed per content stream, with the prefix of their new names.
 CATEGORIES = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh", "/ColorSpace": "CS",
@@ -137,7 +137,7 @@ def write_part(source, names, part):
         out.trailer.Info = out.make_indirect(Dictionary({f"/{k}": pikepdf.String(str(v))
                                                          for k, v in sorted(part["info"].items())}))
     target = Path(part["output"])
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    tmp = inprocess.temporary(target)
     renumbered(out).save(tmp, **SAVE)
     os.replace(tmp, target)
 

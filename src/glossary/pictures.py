@@ -24,7 +24,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from glossary import latex, pdfpages, svgink
+from glossary import inprocess, latex, pdfpages, svgink
 from glossary.entries import EntryError
 from glossary.readers.latex import glossaries, references
 from glossary.readers.latex.lexer import group_end, strip_comments
@@ -394,7 +394,7 @@ def compile_format(preamble, fmt_path, root, folder=None, sources=None, view=Non
             fix = "that line" if where else "the main file's preamble or the macro file"
             raise EntryError(f"the pictures' preamble does not compile: {message}{debian_hint(message)}; fix {fix}"
                              ) from None
-        tmp = Path(f"{fmt_path}.{os.getpid()}.tmp")
+        tmp = inprocess.temporary(fmt_path)
         shutil.copyfile(Path(work) / latex.OUT / "pictures.fmt", tmp)
         os.replace(tmp, fmt_path)
 
@@ -443,7 +443,7 @@ def failure(picture, log_text, tex_path, start, refused=()):
 
 def to_svg(pdf, svg):
     """pdftocairo's SVG of a one-page PDF, its pale strokes darkened (svgink), written atomically."""
-    tmp = Path(f"{svg}.{os.getpid()}.tmp.svg")
+    tmp = inprocess.temporary(svg, ".tmp.svg")
     subprocess.run(["pdftocairo", "-svg", str(pdf), str(tmp)], check=True, capture_output=True)
     tmp.write_text(svgink.legible(tmp.read_text(encoding="utf-8")), encoding="utf-8")
     os.replace(tmp, svg)
@@ -481,7 +481,7 @@ def split(pdf, batch, cache, pages):
     """Page i of a run's PDF becomes cache/<key of picture i>.pdf (glossary.pdfpages: its bytes its own)
     and .svg; a picture alone in its run keeps all its `pages`."""
     targets = [Path(cache) / f"{picture['key']}.pdf" for picture in batch]
-    tmps = [Path(f"{target}.{os.getpid()}.tmp.pdf") for target in targets]
+    tmps = [inprocess.temporary(target, ".tmp.pdf") for target in targets]
     last = {1: pages} if len(batch) == 1 else {}
     pdfpages.split(pdf, [{"first": page, "last": last.get(page, page), "output": tmp, "info": None}
                          for page, tmp in enumerate(tmps, 1)])

@@ -290,12 +290,16 @@ class Plan:
         return Path.cwd().resolve() == self.repo.resolve()
 
     def lib(self, script):
-        """The one input that stands for the shared package's modules scripts/<script>.py imports, directly
-        or not: results/_lib/<script>.json names each with the sha256 of its bytes and is rewritten only
-        when one changes, so an edit of any of them reruns the rule's jobs.  One file, not the modules
-        themselves: Snakemake's record of each output file repeats all its job's inputs."""
+        """The one input that stands for scripts/<script>.py and the shared package's modules it imports,
+        directly or not: results/_lib/<script>.json names each with the sha256 of its bytes and is
+        rewritten only when one changes, so an edit of any of them reruns the rule's jobs.  One file, not
+        the modules themselves: Snakemake's record of each output file repeats all its job's inputs."""
         path = Path(LIBS) / f"{script}.json"
-        found = imports.digest(str(self.repo / f"scripts/{script}.py"), str(assets.src_of(self.repo)))
+        code = self.repo / f"scripts/{script}.py"
+        # the script itself too: a rule that runs it in Snakemake's process (glossary.inprocess) has no
+        # `script:` whose code Snakemake keeps track of
+        found = {f"scripts/{script}.py": imports.file_sha256(code),
+                 **imports.digest(str(code), str(assets.src_of(self.repo)))}
         dictionary.write_if_changed(path, jsonio.dumps(found))
         return str(path)
 

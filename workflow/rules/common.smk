@@ -9,7 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from glossary import batchfiles, dictionary, editions, jobenv, latex, plan, reading
+from glossary import batchfiles, dictionary, editions, inprocess, jobenv, latex, plan, reading
 from glossary import snakemake_internals, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
@@ -112,8 +112,22 @@ LINK_TARGETS = dict(
     outside=editions.Pages(EDITION).outside(PLAN.notation_pages()) + PLAN.draft_pages(),
     entries={slug: e["path"] for slug, e in ENTRIES.items()},
 )
-# each rule's library inputs (glossary.imports)
+# each rule's library inputs (glossary.imports): its script and the package's modules it imports
 lib = PLAN.lib
+
+
+def in_process(script, input, output, params, wildcards, threads, log):
+    """A `run:` block's job: scripts/<script>.py run in this process (glossary.inprocess)."""
+    inprocess.script(
+        Path(workflow.basedir) / "scripts" / f"{script}.py",
+        input,
+        output,
+        params,
+        wildcards,
+        threads,
+        log,
+        config,
+    )
 
 
 # --- the input functions of the per-entry rules (wildcards: entry, figure) -------------------------

@@ -43,8 +43,8 @@ rule latex_format:
         tex=TEX_VERSIONS,
     message:
         "pdflatex format of the figures' preamble"
-    script:
-        "../../scripts/latex_format.py"
+    run:
+        in_process("latex_format", input, output, params, wildcards, threads, log)
 
 
 # One job per figure, from its source to the page's files: four jobs (source, PDF, SVG, PNG) paid
@@ -73,8 +73,8 @@ rule figure:
         index=figure_index,
     message:
         "{wildcards.entry}: figure {wildcards.figure}: pgfplots to PDF, SVG and PNG"
-    script:
-        "../../scripts/figure.py"
+    run:
+        in_process("figure", input, output, params, wildcards, threads, log)
 
 
 for batch, slugs in BATCHES.items():
@@ -105,5 +105,5 @@ for batch, slugs in BATCHES.items():
                 site_terms="results/site/terms",
             message:
                 f"{batch}: pictures of {len(slugs)} entries"
-            script:
-                "../../scripts/pictures.py"
+            run:
+                in_process("pictures", input, output, params, wildcards, threads, log)

@@ -12,8 +12,8 @@ rule publish_demo:
     localrule: True
     message:
         "{wildcards.entry}: publish the demo script"
-    script:
-        "../../scripts/publish_demo.py"
+    run:
+        in_process("publish_demo", input, output, params, wildcards, threads, log)
 
 
 rule notebook:
@@ -31,5 +31,5 @@ rule notebook:
         summary=lambda wildcards: entry_summary(wildcards) or "",
     message:
         "{wildcards.entry}: notebook from the demo script"
-    script:
-        "../../scripts/notebook.py"
+    run:
+        in_process("notebook", input, output, params, wildcards, threads, log)

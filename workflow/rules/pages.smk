@@ -31,8 +31,8 @@ for batch, slugs in BATCHES.items():
             cache="results/cache/page",
         message:
             f"{batch}: HTML pages of {len(slugs)} entries"
-        script:
-            "../../scripts/page.py"
+        run:
+            in_process("page", input, output, params, wildcards, threads, log)
 
 
 rule notation:
@@ -79,8 +79,8 @@ rule catalog_pages:
         site_url=BASE_URL,
     message:
         "the index, section and abbreviations pages, terms.json, llms.txt, previews.js"
-    script:
-        "../../scripts/catalog_pages.py"
+    run:
+        in_process("catalog_pages", input, output, params, wildcards, threads, log)
 
 
 rule stylesheet:
@@ -94,8 +94,8 @@ rule stylesheet:
     localrule: True
     message:
         "stylesheet"
-    script:
-        "../../scripts/stylesheet.py"
+    run:
+        in_process("stylesheet", input, output, params, wildcards, threads, log)
 
 
 rule favicon:
@@ -109,8 +109,8 @@ rule favicon:
     localrule: True
     message:
         "favicon"
-    script:
-        "../../scripts/favicon.py"
+    run:
+        in_process("favicon", input, output, params, wildcards, threads, log)
 
 
 rule sitemap:
@@ -128,8 +128,8 @@ rule sitemap:
         base_url=BASE_URL,
     message:
         "sitemap.xml"
-    script:
-        "../../scripts/sitemap.py"
+    run:
+        in_process("sitemap", input, output, params, wildcards, threads, log)
 
 
 rule build_info:
@@ -145,5 +145,5 @@ rule build_info:
         tex=TEX_VERSIONS,
     message:
         "build-info.json"
-    script:
-        "../../scripts/build_info.py"
+    run:
+        in_process("build_info", input, output, params, wildcards, threads, log)

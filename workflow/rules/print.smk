@@ -23,8 +23,8 @@ rule print_format:
         captions=CAPTIONS,
     message:
         "pdflatex format of the entry PDFs' preamble"
-    script:
-        "../../scripts/print_format.py"
+    run:
+        in_process("print_format", input, output, params, wildcards, threads, log)
 
 
 for batch, slugs in BATCHES.items():
@@ -49,8 +49,8 @@ for batch, slugs in BATCHES.items():
             words=PRINT_WORDS,
         message:
             f"{batch}: print sections of {len(slugs)} entries"
-        script:
-            "../../scripts/print_sections.py"
+        run:
+            in_process("print_sections", input, output, params, wildcards, threads, log)
 
     rule:
         name:
@@ -82,8 +82,8 @@ for batch, slugs in BATCHES.items():
             words=PRINT_WORDS,
         message:
             f"{batch}: PDFs of {len(slugs)} entries"
-        script:
-            "../../scripts/print_batch.py"
+        run:
+            in_process("print_batch", input, output, params, wildcards, threads, log)
 
 
 # The book's front matter, from the dictionary's main file (glossary.dictionary; a model without
@@ -145,5 +145,5 @@ rule book:
         links=dict(LINK_TARGETS, files=[os.path.relpath(f, plan.STAGED) for f in PLAN.site_files()]),
     message:
         "the book, dictionary.pdf"
-    script:
-        "../../scripts/book.py"
+    run:
+        in_process("book", input, output, params, wildcards, threads, log)

@@ -31,8 +31,8 @@ for batch, slugs in BATCHES.items():
             cache="results/cache/prose",
         message:
             f"{batch}: prose of {len(slugs)} entries as HTML, LaTeX and Markdown"
-        script:
-            "../../scripts/prose.py"
+        run:
+            in_process("prose", input, output, params, wildcards, threads, log)
 
 
 checkpoint catalog:
@@ -56,8 +56,8 @@ checkpoint catalog:
         see_also={s: e["see_also"] for s, e in ENTRIES.items()},
     message:
         "catalog of the entries: titles, sections, summaries, references between them"
-    script:
-        "../../scripts/catalog.py"
+    run:
+        in_process("catalog", input, output, params, wildcards, threads, log)
 
 
 if PLAN.cited:
@@ -76,5 +76,5 @@ if PLAN.cited:
             cited=PLAN.cited,
         message:
             f"the {len(PLAN.cited)} cited records, formatted once"
-        script:
-            "../../scripts/references.py"
+        run:
+            in_process("references", input, output, params, wildcards, threads, log)

@@ -26,8 +26,8 @@ rule search_index:
         cache="results/cache/search-text.json",
     message:
         "the search index of the terms (lunr), in {} shards".format(len(reading.SHARDS))
-    script:
-        "../../scripts/search_index.py"
+    run:
+        in_process("search_index", input, output, params, wildcards, threads, log)
 
 
 if LANGUAGE_SCRIPT:
@@ -77,8 +77,8 @@ rule forms_text:
         entries={s: {"forms": e["forms"], "reader": e["document"]["reader"]} for s, e in ENTRIES.items()},
     message:
         "the forms of the terms' names as text"
-    script:
-        "../../scripts/forms_text.py"
+    run:
+        in_process("forms_text", input, output, params, wildcards, threads, log)
 
 
 if PLAN.notation_page:
@@ -105,5 +105,5 @@ if PLAN.notation_page:
             where=PLAN.symbols_where(),
         message:
             "the notation page"
-        script:
-            "../../scripts/notation_page.py"
+        run:
+            in_process("notation_page", input, output, params, wildcards, threads, log)
