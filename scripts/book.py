@@ -6,6 +6,7 @@ from pathlib import Path
 
 from glossary import batchfiles, jsonio, links, typeset
 
+sys.stderr = open(snakemake.log["job"], "w")
 params, inp, out = snakemake.params, snakemake.input, snakemake.output
 sections = batchfiles.read(inp["sections"])
 order = iter(params["order"])

@@ -1,9 +1,11 @@
 """Rule catalog: what every page, the index and the feeds show of each entry (its title, section,
 summary, related entries) and which entries refer to which, from the prose jobs' results; and, per
 batch, what its pages and PDFs show of it (its view, read by its page and print jobs alone)."""
+import sys
 
 from glossary import batchfiles, catalog, jsonio
 
+sys.stderr = open(snakemake.log[0], "w")
 prose = batchfiles.read(snakemake.input["prose"])
 metas = [prose[slug]["meta"] for slug in snakemake.params["see_also"]]     # in the entries' order
 built = catalog.build(metas, jsonio.read(snakemake.input["names"]), snakemake.params["sections"],

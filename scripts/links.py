@@ -6,6 +6,7 @@ from pathlib import Path
 
 from glossary import links, publish
 
+sys.stderr = open(snakemake.log[0], "w")
 # The whole staged folder (the folder all the site's files share): what `make site` publishes.
 site = os.path.commonpath(snakemake.input["site"])
 # Its files are the plan's (the rule's inputs), not all the folder holds: a page an earlier build staged

@@ -120,11 +120,16 @@ def script_frame(path, line, code, root):
 
 
 def is_project(path, root):
+    """A file of the build's folder (not its venv nor Snakemake's records), or one of the build's own
+    scripts and modules, which a build in another folder (OUT=) runs from the repository."""
     resolved = Path(path)
     if not resolved.is_absolute():
         resolved = Path(root) / resolved
+    resolved = resolved.resolve()
+    if any(resolved.is_relative_to(own) for own in ((REPO / "scripts").resolve(), Path(__file__).resolve().parent)):
+        return True
     try:
-        rel = resolved.resolve().relative_to(Path(root).resolve())
+        rel = resolved.relative_to(Path(root).resolve())
     except (ValueError, OSError):
         return False
     return not rel.parts or rel.parts[0] not in (".venv", "venv", ".snakemake")

@@ -519,7 +519,9 @@ def compile_all(pictures: list, preamble: str, root: str, cache: str, jobs: int 
     order = [todo[k] for k in sorted(todo, key=lambda k: (todo[k]["path"], todo[k]["line"], k))]
     per_run = per_run or -(-len(order) // max(1, jobs))
     batches = [order[i:i + per_run] for i in range(0, len(order), per_run)]
-    with tempfile.TemporaryDirectory() as work, ThreadPoolExecutor(max(1, jobs)) as pool:
+    # its threads write to the job's log, as the job does (glossary.inprocess)
+    with tempfile.TemporaryDirectory() as work, ThreadPoolExecutor(
+            max(1, jobs), initializer=inprocess.adopt, initargs=(inprocess.current_log(),)) as pool:
         view = View(work, root, folder, outside_root(preamble, root)[1])
         if not fmt.is_file():
             compile_format(preamble, fmt, root, sources=sources, view=view)

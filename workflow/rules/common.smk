@@ -33,6 +33,8 @@ BABEL = PLAN.babel
 CAPTIONS = PLAN.captions
 
 jobenv.prepare(workflow.basedir, config["numeric_env"])
+# the jobs that run in this process write to their own logs (glossary.inprocess)
+inprocess.routed()
 
 
 # Which ready job takes a free core first: the training chain (the build's long

@@ -25,5 +25,5 @@ rule links:
         cache="results/cache/links.json",
     message:
         "link check of the site"
-    run:
-        in_process("links", input, output, params, wildcards, threads, log)
+    script:
+        "../../scripts/links.py"

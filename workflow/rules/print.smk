@@ -145,5 +145,5 @@ rule book:
         links=dict(LINK_TARGETS, files=[os.path.relpath(f, plan.STAGED) for f in PLAN.site_files()]),
     message:
         "the book, dictionary.pdf"
-    run:
-        in_process("book", input, output, params, wildcards, threads, log)
+    script:
+        "../../scripts/book.py"

@@ -56,8 +56,8 @@ checkpoint catalog:
         see_also={s: e["see_also"] for s, e in ENTRIES.items()},
     message:
         "catalog of the entries: titles, sections, summaries, references between them"
-    run:
-        in_process("catalog", input, output, params, wildcards, threads, log)
+    script:
+        "../../scripts/catalog.py"
 
 
 if PLAN.cited:

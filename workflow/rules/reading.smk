@@ -26,8 +26,8 @@ rule search_index:
         cache="results/cache/search-text.json",
     message:
         "the search index of the terms (lunr), in {} shards".format(len(reading.SHARDS))
-    run:
-        in_process("search_index", input, output, params, wildcards, threads, log)
+    script:
+        "../../scripts/search_index.py"
 
 
 if LANGUAGE_SCRIPT:
