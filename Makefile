@@ -49,8 +49,9 @@ links: site
 # numbers against their targets' and numbers shown twice; "??"; the drawn figures' contrast in the dark; TeX in
 # titles, descriptions, alt texts, terms.json and llms.txt; axe-core.  After `make site` (or SITE=<folder>, or
 # OUT= as for make site); BOOK=<the authors' PDF> also compares each term's words with the book (glossary.fidelity).
+# PAGES="terms/a.html terms/b.html" looks at those pages only (after an edit).
 audit: setup
-	@PYTHONPATH=src $(PY) -m glossary.audit --site "$(or $(SITE),$(or $(OUT),.)/site)" $(if $(BOOK),--book "$(BOOK)")
+	@PYTHONPATH=src $(PY) -m glossary.audit --site "$(or $(SITE),$(or $(OUT),.)/site)" $(if $(BOOK),--book "$(BOOK)") $(foreach p,$(PAGES),--page "$(p)")
 
 # After an intended change of the site's bytes: rewrite site.manifest.json from site/.
 manifest: site

@@ -66,6 +66,10 @@ CITE_AFTER = "([\u00a0\u2014\u2013-/"
 SHARE_SLACK = 0.02
 
 
+class NoSuchPage(Exception):
+    """A page named to the audit (--page) that the site does not have."""
+
+
 def pages_of(site):
     """Every HTML page of the site, relative to it, sorted."""
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
@@ -86,6 +90,7 @@ class Audit:
         self.site = Path(site).resolve()
         self.failures = []          # (check, page, what)
         self.targets = {}           # {page: {id: [[kind, number], ...]}}
+        self.unseen = set()         # the pages not looked at (run's `pages`), whose targets are unknown
         self.refs = []              # (page, ref)
         self.wide = Counter()       # {"390 light": pages}
         self.contrasts = []         # (contrast, page, src)
@@ -187,6 +192,8 @@ class Audit:
             fragment = unquote(parts.fragment)
             where = f"reference {ref['text']!r} to {target_page if target_page != name else ''}#{fragment}"
             targets = self.targets.get(target_page)
+            if targets is None and target_page in self.unseen:
+                continue            # a page left out of this audit (--page): its numbers are unknown here
             if targets is None or fragment not in targets:
                 self.fail("refs", name, f"{where}: no such target")
                 continue
@@ -349,14 +356,24 @@ def fidelity_figures(audit, site, book):
     return figures
 
 
-def run(site, book=None, axe=True, jobs=1):
-    """Audit the site: (figures, failures [(check, page, what)])."""
+def run(site, book=None, axe=True, jobs=1, pages=None):
+    """Audit the site, or only its `pages` (paths relative to it) in the browser: (figures, failures
+    [(check, page, what)])."""
     start = time.perf_counter()
     audit = Audit(site)
     if not (audit.site / "index.html").is_file():
         raise auditpage.MissingTool(f"{audit.site}: no index.html; build the site first (make site), or name it "
                                     "with SITE=<folder>")
-    audit.browse(pages_of(audit.site), axe=axe, jobs=jobs)
+    every = pages_of(audit.site)
+    if pages:
+        named = [Path(page).as_posix() for page in pages]
+        missing = [page for page in named if page not in every]
+        if missing:
+            raise NoSuchPage(f"{audit.site}: no page {', '.join(missing)} (name a page as terms/vector.html, "
+                             "relative to the site)")
+        audit.unseen = set(every) - set(named)
+        every = [page for page in every if page in named]
+    audit.browse(every, axe=axe, jobs=jobs)
     audit.check_refs()
     audit.check_files()
     figures = audit.figures()
@@ -407,10 +424,13 @@ def main(argv=None):
     parser.add_argument("--no-axe", dest="axe", action="store_false", help="skip axe-core")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
                         help="browsers in parallel (default: the CPUs, at most 4)")
+    parser.add_argument("--page", action="append", dest="pages", metavar="PAGE",
+                        help="look at this page only (terms/vector.html; again for more): after an edit, its "
+                        "pages; the files' checks still cover the whole site")
     args = parser.parse_args(argv)
     try:
-        figures, failures = run(args.site, args.book, axe=args.axe, jobs=args.jobs)
-    except (auditpage.MissingTool, fidelity.BookError) as err:
+        figures, failures = run(args.site, args.book, axe=args.axe, jobs=args.jobs, pages=args.pages)
+    except (auditpage.MissingTool, fidelity.BookError, NoSuchPage) as err:
         print(f"audit: {err}", file=sys.stderr)
         return 2
     if args.json:
