@@ -7,7 +7,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import BIN, copy_repo, tree_bytes
+from conftest import BIN, copy_repo, made_once, tree_bytes
 
 pytestmark = pytest.mark.slow
 
@@ -24,6 +24,17 @@ def skeleton_repo(path, slugs=("term-a",)):
         subprocess.run([str(BIN / "python"), "scripts/new_entry.py", slug], cwd=root, check=True,
                        capture_output=True)
     return root
+
+
+def built_skeleton(tmp_path_factory, dst):
+    """A copy, at dst, of one skeleton repository that `make site` built (made once per test run)."""
+    def build(folder):
+        run = make_site(skeleton_repo(folder / "repo"))
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    folder = made_once(tmp_path_factory, "skeleton", build)[0]
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cp", "-a", str(folder / "repo"), str(dst)], check=True)
+    return dst
 
 
 def slow_training(root, slug="term-a", seconds=60):
@@ -52,10 +63,10 @@ def wait_for(predicate, timeout=120):
     return False
 
 
-def test_make_site_refuses_while_another_build_holds_the_lock(tmp_path):
+def test_make_site_refuses_while_another_build_holds_the_lock(tmp_path, tmp_path_factory):
     """`make slurm` takes the same lock as `make site` (both run glossary.build): a second build is
     refused, with one line, and finds site/ and the running build's lock as they were."""
-    root = skeleton_repo(tmp_path / "repo")
+    root = built_skeleton(tmp_path_factory, tmp_path / "repo")
     assert make_site(root).returncode == 0
     site = tree_bytes(root / "site")
     holder = subprocess.Popen(
@@ -78,11 +89,11 @@ def test_make_site_refuses_while_another_build_holds_the_lock(tmp_path):
     assert make_site(root).returncode == 0     # free once the holder is gone
 
 
-def test_running_snakemake_keeps_its_lock(tmp_path):
+def test_running_snakemake_keeps_its_lock(tmp_path, tmp_path_factory):
     """A Snakemake started by hand in the folder (no build lock of ours) holds Snakemake's own lock
     while it trains: `make site` does not lift that lock, says which process holds the folder,
     and leaves site/ alone; the running Snakemake then finishes normally."""
-    root = skeleton_repo(tmp_path / "repo")
+    root = built_skeleton(tmp_path_factory, tmp_path / "repo")
     assert make_site(root).returncode == 0
     site = tree_bytes(root / "site")
     release = slow_training(root, seconds=120)

@@ -22,6 +22,7 @@ from conftest import REPO, pinned_environ, tree_bytes
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from packaging.utils import canonicalize_name
+from test_audit import fixture_site
 from test_ci_workflow import actionlint
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
@@ -110,20 +111,17 @@ def test_a_folder_without_a_dictionary_is_told(glossary, tmp_path):
 
 
 @pytest.mark.slow
-def test_build_in_the_dictionary_folder_is_the_clones_build(glossary, tmp_path):
+def test_build_in_the_dictionary_folder_is_the_clones_build(glossary, tmp_path, tmp_path_factory):
     shutil.copytree(FIXTURE, tmp_path / "texdict")
-    # the reference: this clone's driver, as make site SOURCE= OUT= runs it
-    reference = subprocess.run([sys.executable, "-m", "glossary.build", "--cores", "2", "--source",
-                                str(tmp_path / "texdict" / "dictionary.yaml"), "--out", str(tmp_path / "reference")],
-                               cwd=REPO, env=pinned_environ(), capture_output=True, text=True, timeout=900)
-    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+    # the reference: this clone's driver, as make site SOURCE= OUT= runs it (test_audit's build, shared)
+    reference = fixture_site(tmp_path_factory)
 
     built = run(glossary, "build", "--cores", "2", cwd=tmp_path / "texdict")
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     site = tmp_path / "texdict" / "_build" / "site"
     assert f"site published: open {site}/index.html" in built.stdout
     assert (site / "index.html").is_file() and (site / "dictionary.pdf").is_file()
-    mine, theirs = tree_bytes(site), tree_bytes(tmp_path / "reference" / "site")
+    mine, theirs = tree_bytes(site), tree_bytes(reference)
     assert sorted(mine) == sorted(theirs)
     assert [name for name in mine if mine[name] != theirs[name]] == []
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 from conftest import BIN, REPO, snakemake
-from test_build_lock import make_site, skeleton_repo
+from test_build_lock import built_skeleton, make_site
 
 from glossary import imports
 
@@ -86,15 +86,15 @@ def test_the_scan_finds_what_pythons_parser_finds_in_every_module_and_script():
 
 
 @pytest.mark.slow
-def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path):
+def test_editing_a_module_imported_only_indirectly_reruns_the_rule(tmp_path, tmp_path_factory):
     """scripts/publish_demo.py imports glossary.notebook, which imports glossary.numeric: a change
     to numeric.py reruns publish_demo (whose other input, the demo, did not change), and leaves
     the rules that import nothing of it alone.  An edit of a script that runs in Snakemake's process
     (glossary.inprocess), which Snakemake does not track as it tracks a `script:`, reruns its rule."""
-    root = skeleton_repo(tmp_path / "repo")
+    root = built_skeleton(tmp_path_factory, tmp_path / "repo")
     imported = imports.imported(root / "scripts/publish_demo.py")
     assert "glossary.numeric" not in imported and "glossary.notebook" in imported
-    run = make_site(root)
+    run = make_site(root)           # the copy is up to date where it lies now
     assert run.returncode == 0, run.stderr
     module = root / "src/glossary/numeric.py"
     module.write_text(module.read_text() + "\n# an edit that changes no behaviour\n")

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import REPO
+from test_audit import fixture_site
 
 FIXTURE = REPO / "tests/fixtures/texdict"
 VERIFY = [sys.executable, str(REPO / "scripts/verify.py")]
@@ -20,13 +21,11 @@ def run(*args, cwd=REPO):
 
 @pytest.fixture(scope="module")
 def dictionary(tmp_path_factory):
-    """A copy of the fixture dictionary, built once, with its manifest written (make manifest)."""
+    """A copy of the fixture dictionary with the manifest (make manifest) of its build, test_audit's (shared):
+    (the copy, the build's folder)."""
     work = tmp_path_factory.mktemp("verify")
     source = shutil.copytree(FIXTURE, work / "dict")
-    out = work / "out"
-    built = run(sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(source / "dictionary.yaml"),
-                "--out", str(out))
-    assert built.returncode == 0, built.stdout + built.stderr
+    out = fixture_site(tmp_path_factory).parent
     wrote = run(*VERIFY, "--update", "--source", str(source / "dictionary.yaml"), "--site", str(out / "site"))
     assert wrote.returncode == 0, wrote.stdout + wrote.stderr
     return source, out

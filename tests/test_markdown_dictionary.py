@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import build_site, copy_repo, snakemake
+from conftest import build_site, copy_built, copy_repo, snakemake
 
 ENTRY = """---
 title: Perceptron
@@ -39,8 +39,8 @@ def with_entry(root, entry=ENTRY):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = with_entry(copy_repo(tmp_path_factory.mktemp("md") / "glossary"))
+def site(built, tmp_path_factory):
+    root = with_entry(copy_built(built[0], tmp_path_factory.mktemp("md") / "glossary"))
     ran = build_site(root)
     return root, ran
 

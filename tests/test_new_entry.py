@@ -8,7 +8,7 @@ import subprocess
 
 import nbformat
 import pytest
-from conftest import BIN, REPO, copy_repo, pinned_environ, snakemake
+from conftest import BIN, REPO, copy_built, pinned_environ, snakemake
 
 from glossary import demo, entries
 
@@ -27,9 +27,10 @@ def make_new_entry(root, name):
 
 
 @pytest.fixture(scope="module")
-def scaffolded(tmp_path_factory):
-    """A repository copy with the skeleton `least-squares`, made through `make new-entry`."""
-    root = copy_repo(tmp_path_factory.mktemp("new-entry") / "repo")
+def scaffolded(built, tmp_path_factory):
+    """A copy of the built repository (the two entries' jobs done) with the skeleton `least-squares`,
+    made through `make new-entry`."""
+    root = copy_built(built[0], tmp_path_factory.mktemp("new-entry") / "repo")
     run = make_new_entry(root, SLUG)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(f"new-entry: wrote entries/{SLUG}/entry.md and entries/{SLUG}/{MODULE}.py")
