@@ -116,6 +116,25 @@ def test_a_description_edit_renders_that_page_alone_in_process(served):
         path.write_text(original, encoding="utf-8")
 
 
+def test_a_save_that_empties_the_file_first_is_one_edit(served):
+    """An editor that saves by truncating the file and then writing it: the moment it lies empty is no
+    edit (no build of a dictionary without its math terms); the edit's page is rendered in process."""
+    path = served.source.parent / GLOSSARY
+    original = path.read_text(encoding="utf-8")
+    at = len(served.lines)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            time.sleep(0.3)         # ten times the watch's debounce: the empty file is seen alone
+            f.write(original.replace(OLD, NEW, 1))
+        line = served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)
+        assert "(prose only)" in line
+        assert not any("building" in line or "mistake" in line for line in served.lines[at:]), served.lines[at:]
+    finally:
+        at = len(served.lines)
+        path.write_text(original, encoding="utf-8")
+        served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=300)     # the server is idle again
+
+
 def test_a_description_edit_shows_the_page_make_site_publishes(served):
     """The page the preview renders for a saved description edit is, byte for byte, the one `make site`
     then publishes.  (That build is not the server's: its baseline stays the last build's until the next
@@ -138,7 +157,7 @@ def test_a_description_edit_shows_the_page_make_site_publishes(served):
     finally:
         at = len(served.lines)
         path.write_text(original, encoding="utf-8")
-        served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)     # the server is idle again
+        served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=300)    # the server is idle again
 
 
 def test_a_name_edit_runs_a_build(served):

@@ -49,6 +49,23 @@ STOP_WAIT = 10
 # have changed since (an edit reverted while no preview ran) is never served.
 OVERLAY_SOURCES = OVERLAY.with_name("preview-sources.json")
 
+# How long a changed file found empty waits for the write that follows (an editor that saves by
+# truncating and then writing leaves it empty for a moment; on a loaded machine, longer than the debounce).
+EMPTY_WAIT = 1.0
+
+
+def settled(paths, changes, wait=EMPTY_WAIT):
+    """The changed paths, once none of them is an empty file or `wait` seconds have passed, with the
+    changes that came meanwhile: a build never reads a source half-saved."""
+    deadline = time.monotonic() + wait
+    while any(os.path.isfile(p) and os.path.getsize(p) == 0 for p in paths) and time.monotonic() < deadline:
+        try:
+            paths |= changes.get(timeout=0.05)
+        except queue.Empty:
+            pass
+    return paths
+
+
 
 # --- the preview ---------------------------------------------------------------------------
 
@@ -344,6 +361,7 @@ class Preview:
                     continue
                 while not changes.empty():
                     paths |= changes.get_nowait()
+                paths = settled(paths, changes)
                 try:
                     self.changed(paths)
                 except Exception as err:    # noqa: BLE001 - the server outlives one bad edit
