@@ -116,6 +116,19 @@ def test_a_description_edit_renders_that_page_alone_in_process(served):
         path.write_text(original, encoding="utf-8")
 
 
+def rendered_with(served, text, timeout=300):
+    """The preview's rendered page of TERM once it holds text: a line in the log may announce an earlier
+    save's render (a test's last write of the original, which changed nothing)."""
+    page = served.out / "results/preview/terms" / f"{TERM}.html"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        shown = page.read_bytes() if page.is_file() else b""
+        if text.encode() in shown:
+            return shown
+        time.sleep(0.05)
+    raise AssertionError(f"the preview's page of {TERM} never held {text!r}:\n" + "".join(served.lines))
+
+
 def test_a_save_that_empties_the_file_first_is_one_edit(served):
     """An editor that saves by truncating the file and then writing it: the moment it lies empty is no
     edit (no build of a dictionary without its math terms); the edit's page is rendered in process."""
@@ -126,8 +139,8 @@ def test_a_save_that_empties_the_file_first_is_one_edit(served):
         with open(path, "w", encoding="utf-8") as f:
             time.sleep(0.3)         # ten times the watch's debounce: the empty file is seen alone
             f.write(original.replace(OLD, NEW, 1))
-        line = served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)
-        assert "(prose only)" in line
+        rendered_with(served, NEW, timeout=30)
+        assert any(f"{TERM}: page rendered in" in line and "(prose only)" in line for line in served.lines[at:])
         assert not any("building" in line or "mistake" in line for line in served.lines[at:]), served.lines[at:]
     finally:
         at = len(served.lines)
@@ -146,8 +159,7 @@ def test_a_description_edit_shows_the_page_make_site_publishes(served):
         path.write_text(original.replace(OLD, NEW, 1), encoding="utf-8")
         # the build the last test's edit started may finish first (minutes on a loaded 2-core machine)
         served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=300)
-        shown = (served.out / "results/preview/terms" / f"{TERM}.html").read_bytes()
-        assert NEW.encode() in shown
+        shown = rendered_with(served, NEW)
         site = subprocess.run(
             [sys.executable, "-m", "glossary.build", "--cores", "2", "--source", str(served.source),
              "--out", str(served.out)], cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
