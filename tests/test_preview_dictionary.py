@@ -140,7 +140,8 @@ def test_a_save_that_empties_the_file_first_is_one_edit(served):
             time.sleep(0.3)         # ten times the watch's debounce: the empty file is seen alone
             f.write(original.replace(OLD, NEW, 1))
         rendered_with(served, NEW, timeout=30)
-        assert any(f"{TERM}: page rendered in" in line and "(prose only)" in line for line in served.lines[at:])
+        line = served.wait_for_line(f"{TERM}: page rendered in", after=at, timeout=30)
+        assert "(prose only)" in line
         assert not any("building" in line or "mistake" in line for line in served.lines[at:]), served.lines[at:]
     finally:
         at = len(served.lines)

@@ -91,6 +91,7 @@ class Audit:
         self.failures = []          # (check, page, what)
         self.targets = {}           # {page: {id: [[kind, number], ...]}}
         self.unseen = set()         # the pages not looked at (run's `pages`), whose targets are unknown
+        self.left_out = 0           # references to those, not compared
         self.refs = []              # (page, ref)
         self.wide = Counter()       # {"390 light": pages}
         self.contrasts = []         # (contrast, page, src)
@@ -111,7 +112,8 @@ class Audit:
 
     def browse(self, pages, axe=True, jobs=1):
         """Every page through look(), in `jobs` processes (each its own Chromium), then recorded."""
-        if jobs > 1 and len(pages) > 1:
+        jobs = min(jobs, len(pages))
+        if jobs > 1:
             with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
                 shares = pool.map(look, [self.site] * jobs, [pages[i::jobs] for i in range(jobs)], [axe] * jobs)
                 results = {r["name"]: r for share in shares for r in share}
@@ -193,7 +195,8 @@ class Audit:
             where = f"reference {ref['text']!r} to {target_page if target_page != name else ''}#{fragment}"
             targets = self.targets.get(target_page)
             if targets is None and target_page in self.unseen:
-                continue            # a page left out of this audit (--page): its numbers are unknown here
+                self.left_out += 1  # a page left out of this audit (--page): its numbers are unknown here
+                continue
             if targets is None or fragment not in targets:
                 self.fail("refs", name, f"{where}: no such target")
                 continue
@@ -264,7 +267,7 @@ class Audit:
         return {
             "pages": self.pages, "pdfs": self.files["pdfs"], "svgs": self.files["svgs"],
             "wider": {f"{w} {s}": self.wide[f"{w} {s}"] for w, s in PASSES},
-            "refs": {"shown": len(self.refs), "mismatched": refs_failed},
+            "refs": {"shown": len(self.refs), "mismatched": refs_failed, "left_out": self.left_out},
             "duplicates": self.duplicates,
             "qq": {"pages": self.qq["pages"], "svgs": self.qq["svgs"], "pdfs": self.qq["pdfs"]},
             "math": {"malformed": self.malformed, "pages": self.math_pages},
@@ -390,7 +393,8 @@ def report(site, figures, failures, show=50):
              f"{f['svgs']} SVGs; {f['seconds']:.0f} s",
              "  pages wider than the viewport: " + ", ".join(f"{k.replace(' ', ' px ')} {v}"
                                                              for k, v in f["wider"].items()),
-             f"  references: {f['refs']['shown']} numbers shown, {f['refs']['mismatched']} not what their target shows",
+             f"  references: {f['refs']['shown']} numbers shown, {f['refs']['mismatched']} not what their target shows"
+             + (f", {f['refs']['left_out']} to pages not looked at (not compared)" if f["refs"]["left_out"] else ""),
              f"  pages showing a number twice: {f['duplicates']}",
              f"  '??': {f['qq']['pages']} pages, {f['qq']['svgs']} SVGs, {f['qq']['pdfs']} PDFs",
              f"  MathML scripts with the wrong children: {f['math']['malformed']} on {f['math']['pages']} pages",

@@ -58,13 +58,20 @@ def settled(paths, changes, wait=EMPTY_WAIT):
     """The changed paths, once none of them is an empty file or `wait` seconds have passed, with the
     changes that came meanwhile: a build never reads a source half-saved."""
     deadline = time.monotonic() + wait
-    while any(os.path.isfile(p) and os.path.getsize(p) == 0 for p in paths) and time.monotonic() < deadline:
+    while any(empty(p) for p in paths) and time.monotonic() < deadline:
         try:
             paths |= changes.get(timeout=0.05)
         except queue.Empty:
             pass
     return paths
 
+
+def empty(path):
+    """Whether path is an empty file (not one that is gone: an editor's temporary file renamed away)."""
+    try:
+        return os.stat(path).st_size == 0 and os.path.isfile(path)
+    except OSError:
+        return False
 
 
 # --- the preview ---------------------------------------------------------------------------
@@ -361,9 +368,8 @@ class Preview:
                     continue
                 while not changes.empty():
                     paths |= changes.get_nowait()
-                paths = settled(paths, changes)
                 try:
-                    self.changed(paths)
+                    self.changed(settled(paths, changes))
                 except Exception as err:    # noqa: BLE001 - the server outlives one bad edit
                     say(f"error: {type(err).__name__}: {err}")
         except KeyboardInterrupt:
