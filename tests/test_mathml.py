@@ -82,3 +82,24 @@ def test_a_prime_follows_its_letter_in_the_line():
     after = mathml.tidy(mathml_of(r"$d' + f''(x) + x^{2}$"))
     assert "<mrow><mi>d</mi><mo>′</mo></mrow>" in after and "<mrow><mi>f</mi><mo>″</mo></mrow>" in after
     assert "<msup><mi>x</mi><mn>2</mn></msup>" in after
+
+
+def test_displayed_lines_are_in_display_style_and_a_matrix_in_them_is_not():
+    after = mathml.tidy(mathml_of(r"\begin{align} w = \frac{1}{\eta} \begin{pmatrix} \frac{1}{2} \end{pmatrix} \\ v = 1"
+                                  r"\end{align}"))
+    tables = re.findall(r"<mtable\b[^>]*>", after)
+    # the align's lines, as TeX sets them: MathML Core would set the table's cells compact
+    assert tables[0] == '<mtable displaystyle="true">', tables
+    assert tables[1:] == ["<mtable>"], tables                                   # the matrix: text style
+    inline = mathml.tidy(mathml_of(r"$\begin{pmatrix} 1 \end{pmatrix}$"))
+    assert "displaystyle" not in inline
+
+
+def test_an_operator_made_by_mathop_takes_its_limits_below_in_a_display_alone():
+    display = mathml.tidy(mathml_of(r"$$\mathop{\mathrm{arg\,min}}_{w} f(w) + \log_2 x"
+                                    r" + y_{\mathop{\mathrm{arg\,min}}_i}$$"))
+    assert re.search(r"<munder><mrow><mi mathvariant=\"normal\">arg\smin</mi>", display)  # a thin space
+    assert re.search(r"<msub><mrow><mi mathvariant=\"normal\">log</mi>", display)    # \log_2: beside
+    assert display.count("<munder>") == 1                                          # not in a script
+    inline = mathml.tidy(mathml_of(r"$\mathop{\mathrm{arg\,min}}_{w} f(w)$"))
+    assert "<munder>" not in inline and re.search(r"<msub><mrow><mi mathvariant=\"normal\">arg\smin", inline)

@@ -16,6 +16,12 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
   and scripts.
 - A prime (x', texmath's msup with ′ as its script) follows its letter in the line: the glyph is
   drawn raised already.
+- A display of several lines (align, gather: texmath's mtable as the whole formula) is in display
+  style, as TeX sets each line; MathML Core sets a table's cells compact (inline-sized fractions,
+  limits beside), so it gets displaystyle="true".  A matrix inside a formula stays compact, as in TeX.
+- \\mathop{\\mathrm{arg\\,min}}_{w} in a display sets its limits below, as TeX does; texmath writes a
+  subscript (an msub, as for \\log_2, whose subscript TeX keeps beside), so an operator named by
+  \\mathop in the formula's TeX becomes an munder there.
 A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""
 import html
 import json
@@ -103,7 +109,11 @@ def formula(markup):
         return markup
     tex = ANNOTATION.search(markup)
     upright_bold(root, html.unescape(tex.group(1)) if tex else "")
-    tall = TALL - {"mfrac"} if 'display="block"' not in markup[:markup.index(">")] else TALL
+    display = 'display="block"' in markup[:markup.index(">")]
+    tall = TALL if display else TALL - {"mfrac"}
+    if display:
+        lines_in_display_style(root)
+        limits_below(root, html.unescape(tex.group(1)) if tex else "")
     for node in list(walk(root)):
         if node.tag == "mrow" and inner_fences(node, tall):
             spaced(scripted_base(node))
@@ -112,6 +122,48 @@ def formula(markup):
         elif node.tag == "msup" and primed(node):
             node.tag, node.start = "mrow", "<mrow>"
     return root.content()
+
+
+# \mathop{\mathrm{arg\,min}}, \mathop{\rm min}, \mathop{\operatorname{...}}: the operator's name.
+MATHOP = re.compile(r"\\mathop\s*\{\s*(?:\\(?:mathrm|operatorname|text)\s*\{([^{}]*)\}|\\rm\s+([^{}]*))\s*\}")
+# TeX's spaces inside such a name (arg\,min), which the MathML writes as one space or none.
+TEX_SPACE = re.compile(r"\\[,;:! ]|~|\s")
+
+
+def lines_in_display_style(root):
+    """displayed lines (a formula that is one mtable) in display style."""
+    semantics = [c for c in root.elements() if c.tag == "math"]
+    for node in (semantics[0].elements() if semantics else []):
+        for table in ([node] if node.tag == "mtable" else
+                      [c for c in node.elements() if c.tag == "mtable"] if node.tag == "semantics" else []):
+            if table.attr("displaystyle") is None:
+                table.start = table.start[:-1] + ' displaystyle="true">'
+
+
+def limits_below(root, tex):
+    """An msub whose base is an operator \\mathop names in `tex` becomes an munder, outside scripts and
+    matrices."""
+    names = {TEX_SPACE.sub("", a or b) for a, b in MATHOP.findall(tex)}
+    if not names:
+        return
+    for node in list(walk(root)):
+        if node.tag != "msub" or in_script(node) or in_matrix(node):
+            continue
+        base = node.elements()[0] if node.elements() else None
+        parts = base.elements() if base is not None and base.tag == "mrow" else []
+        if len(parts) == 2 and parts[0].tag == "mi" and parts[1].tag == "mo" and parts[1].content() in APPLY \
+                and TEX_SPACE.sub("", html.unescape(parts[0].content())) in names:
+            node.tag, node.start = "munder", "<munder>"
+
+
+def in_matrix(node):
+    """Inside a table that is not the whole formula (a matrix, cases): TeX sets its cells in text style."""
+    parent = node.parent
+    while parent is not None and parent.tag not in ("semantics", "math", "#root"):
+        if parent.tag == "mtable" and parent.parent is not None and parent.parent.tag not in ("semantics", "math"):
+            return True
+        parent = parent.parent
+    return False
 
 
 def primed(msup):
