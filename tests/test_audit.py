@@ -104,7 +104,9 @@ def broken(site, tmp_path_factory):
         'id="fig:datapoint-photo"', 'id="fig:datapoint-again"'))
     edit(terms / "feature.html", '<div class="prose">', '<div class="prose">\n<p>As Fig. ?? shows.</p>'
          '<p>It is an <a href="gd.html" class="xref">gradient descent (GD)</a> step, as w<a href="#ref-feature-1" '
-         'class="citation">[1]</a> says, not an <a href="gd.html" class="xref">GD</a> one.</p>')
+         'class="citation">[1]</a> says, not an <a href="gd.html" class="xref">GD</a> one.</p>'
+         # what a summary read before its citations went with their tie and their "(see ...)"
+         '<p>A data point conveys information\u00a0. It bounds the gap (see ).</p>')
     (terms / "gd" / "pictures" / "1.svg").write_text(FAINT)
     description = re.search(r'<meta name="description" content="([^"]*)"', (terms / "function.html").read_text())
     edit(terms / "function.html", description.group(0),
@@ -221,7 +223,10 @@ def test_a_wrong_article_and_a_glued_citation_are_named(broken):
     Symbols ("w_j[2, Ch. 9]"); the authors' own "an GD", before the term's usual form, is theirs."""
     assert failed(broken, "article", "terms/feature.html") == [
         "'an' before the term 'gradient descent (GD)': 'a' reads right"]
-    assert failed(broken, "cite", "terms/feature.html") == ["citation [1] glued to the word before it: ', as w'"]
+    cite = failed(broken, "cite", "terms/feature.html")
+    assert cite[0] == "citation [1] glued to the word before it: ', as w'"
+    assert [w.startswith("what a citation taken out left: ") for w in cite[1:]] == [True, True], cite
+    assert cite[1].endswith("conveys information .'") and cite[2].endswith("It bounds the gap (see )'"), cite
 
 
 @pytest.mark.slow

@@ -206,3 +206,18 @@ def test_markdown_page_has_title_summary_and_prose():
     out = prose.markdown_page("A_b *c*", "Sum.", "Text.\n")
     assert out == "# A\\_b \\*c\\*\n\n> Sum.\n\nText.\n"
     json.dumps(out)
+
+
+@pytest.mark.parametrize("tex, summary", [
+    (r"A point is any object that conveys information~\cite{ct}.", "A point is any object that conveys information."),
+    (r"It bounds the gap (see \cite{a}).", "It bounds the gap."),
+    (r"A measure (e.g., see \cite{a} or \cite{b}) of it.", "A measure of it."),
+    (r"The theorem (also the contraction principle~\cite{x}) states",
+     "The theorem (also the contraction principle) states"),
+    (r"Kept (see Section 2 \cite{c}) and (as in $x$).", "Kept (see Section 2) and (as in x)."),
+])
+def test_a_summary_without_its_citations_reads_as_a_sentence(tex, summary):
+    """What the real dictionary's summaries and quotes read before: "conveys information .", "(see )"."""
+    from glossary import sentences
+    inlines = json.loads(prose.run_pandoc(["-f", "latex", "-t", "json"], tex))["blocks"][0]["c"]
+    assert prose.stringify(sentences.without_citations(inlines)) == summary

@@ -18,7 +18,9 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
 - article: an "a" or "an" just before a link that spells out a term's first use agrees with its words
   ("a machine learning (ML) method" where the authors wrote "an \\gls{ml} method" for their book's "an
   ML method": glossary.texprose.article_for); their own words before a term's usual form are theirs;
-- cite: a citation stands a space apart from the word before it ("w [2]", not "w[2]");
+- cite: a citation stands a space apart from the word before it ("w [2]", not "w[2]"), and one taken
+  out of a summary or a quote leaves no space before the stop ("information .") nor a parenthesis of
+  connecting words alone ("(see )"), outside formulas;
 - captions: a term page labels its figures as its PDF does (the word and the number, "Fig. 1", which the
   dictionary's main file may set: \\captionsetup[figure]{name=Fig.}), each at the start of a line of the PDF;
 - axe: no axe-core violation, at 1280 px, in both schemes;
@@ -176,6 +178,8 @@ class Audit:
         for before, label in found["cites"]:
             if before == "\u0000" or before and not before[-1].isspace() and before[-1] not in CITE_AFTER:
                 self.fail("cite", name, f"citation {label} glued to the word before it: {before!r}")
+        for text in found["leftovers"]:
+            self.fail("cite", name, f"what a citation taken out left: {text!r}")
         self.malformed += len(found["malformed"])
         self.math_pages += bool(found["malformed"])
         for what in found["malformed"]:

@@ -89,6 +89,17 @@ COLLECT = r"""() => {
   const cites = [...main.querySelectorAll('a.citation')].map(a => [before(a), a.textContent.trim()]);
   const meta = [...document.querySelectorAll('meta[name="description"], meta[property^="og:"], meta[name^="twitter:"]')]
     .map(e => [e.getAttribute('name') || e.getAttribute('property'), e.getAttribute('content') || '']);
+  // What a citation taken out of a sentence (a summary, a quote) can leave behind: a space before the
+  // stop ("information ."), a parenthesis of connecting words alone ("(see )"); text outside formulas.
+  const LEFT = new RegExp(String.raw`\p{L}[ \u00a0]+[.,;)](?=\s|$)|\((?:\s|,|;|e\.g\.|i\.e\.|cf\.|` +
+                          String.raw`\b(?:see|also|or|and|for|example|details|more)\b)*\)`, 'giu');
+  const leftovers = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.parentElement.closest('math, pre, code, script, style')) continue;
+    for (const m of n.data.matchAll(LEFT))
+      leftovers.push(n.data.slice(Math.max(0, m.index - 30), m.index + m[0].length).replace(/\s+/g, ' '));
+  }
   const text = document.body.innerText, qq = text.indexOf('??');
   // A script or fraction element with more or fewer children than its base and scripts lays out as
   // a row (Chromium): "‖x‖ 22" for ‖x‖₂².
@@ -109,7 +120,7 @@ COLLECT = r"""() => {
   const captions = [...main.querySelectorAll('figcaption .figure-label strong, figcaption > span.label')]
     .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => t && !t.startsWith('('));
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
-          articles, cites, shares, captions,
+          articles, cites, leftovers, shares, captions,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};

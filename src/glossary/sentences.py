@@ -2,8 +2,14 @@
 gives none), the sentences that refer to other entries ("Referenced by"), and inlines without their
 citations and links (a summary, a quote, a caption's alt text).  glossary.render's prose pass uses
 them."""
+import re
+
 from glossary import prose
 from glossary.prose import ABBREVIATIONS
+
+# What is left of a parenthesis that held citations alone once they are out: "(see )", "(e.g., see or )".
+EMPTIED = re.compile(r"\((?:\s|,|;|\b(?:see|also|or|and|for|example|details|more)\b|e\.g\.|i\.e\.|cf\.)*\)", re.I)
+NBSP = "\u00a0"
 
 
 def first_sentence(blocks):
@@ -31,6 +37,11 @@ def without_citations(inlines, keep_refs=False):
     for x in inlines:
         if is_citation(x):
             after_citation = True
+            # the tie before it (information~\cite{x}.) goes with it
+            if out and out[-1]["t"] == "Str" and out[-1]["c"].endswith(NBSP):
+                out[-1] = prose.node("Str", out[-1]["c"].rstrip(NBSP))
+                if not out[-1]["c"]:
+                    out.pop()
             continue
         if after_citation and x["t"] == "Str" and x["c"] in (",", ";"):
             continue        # the comma between two citations
@@ -40,10 +51,35 @@ def without_citations(inlines, keep_refs=False):
             out.append(x)
             continue
         out += without_citations(x["c"][1], keep_refs) if x["t"] == "Link" else [inside_without_citations(x, keep_refs)]
+    out = without_emptied_parentheses(out)
     return [x for i, x in enumerate(out) if not (x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
                                                  and out[i + 1]["t"] in ("Space", "SoftBreak")
                                                  or x["t"] in ("Space", "SoftBreak") and i + 1 < len(out)
-                                                 and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;")]
+                                                 and out[i + 1]["t"] == "Str" and out[i + 1]["c"][:1] in ",.;)")]
+
+
+def without_emptied_parentheses(out):
+    """The inlines without a parenthesis whose citations were its content ("(see \\cite{a})" is "(see )"
+    once they are out): it goes, with the space before it; what follows its ")" stays."""
+    i = 0
+    while i < len(out):
+        x = out[i]
+        if x["t"] == "Str" and x["c"].startswith("("):
+            j, text = i, ""
+            while j < len(out) and out[j]["t"] in ("Str", "Space", "SoftBreak"):
+                text += out[j]["c"] if out[j]["t"] == "Str" else " "
+                if ")" in text:
+                    break
+                j += 1
+            whole = EMPTIED.match(text)
+            if j < len(out) and whole and ")" in text:
+                rest = text[whole.end():]
+                start = i - 1 if i and out[i - 1]["t"] in ("Space", "SoftBreak") else i
+                out[start:j + 1] = [prose.node("Str", rest)] if rest else []
+                i = start
+                continue
+        i += 1
+    return out
 
 
 def inside_without_citations(x, keep_refs=False):
