@@ -17,7 +17,7 @@ import pytest
 from conftest import REPO, made_once
 from PIL import Image, ImageDraw
 
-from glossary import audit, auditpage, fidelity, texdict
+from glossary import audit, auditpage, fidelity, mathml, texdict
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 
@@ -117,6 +117,13 @@ def broken(site, tmp_path_factory):
     edit(terms / "vector.html", '<div class="prose">', '<div class="prose">\n<p><math><semantics><msubsup><mi>x</mi>'
          '<mspace width="0.1667em"></mspace><mn>2</mn><mn>2</mn></msubsup>'
          '<annotation encoding="application/x-tex">x_{2}^{2}</annotation></semantics></math></p>')
+    # a stop after a formula as the prose had it, at every break a box at its narrowest allows, and as
+    # glossary.mathml.tidy keeps it (style.css: .math-stops)
+    formula = '<math display="inline"><semantics><mi>x</mi><annotation encoding="application/x-tex">x</annotation>' \
+              '</semantics></math>'
+    edit(terms / "matrix.html", '<div class="prose">', '<div class="prose">\n'
+         f'<p style="width: min-content">a {formula}.</p>\n'
+         f'<p style="width: min-content">b {mathml.tidy(formula + ",")}</p>')
     # a page that names its figure otherwise than its PDF ("Fig. 1." there, as the main file sets it)
     edit(terms / "gd.html", "<strong>Fig.\u00a01.</strong>", "<strong>Figure\u00a01.</strong>")
     # the pages broken here, alone in the browser (the others are the fixture's, which passes the audit)
@@ -215,6 +222,15 @@ def test_a_figures_number_is_its_labels_in_any_language(tmp_path):
 @pytest.mark.slow
 def test_question_marks_are_named(broken):
     assert any("Fig. ?? shows" in w for w in failed(broken, "qq", "terms/feature.html"))
+
+
+@pytest.mark.slow
+def test_a_stop_starting_the_line_after_its_formula_is_named(broken):
+    """What 20 pages of the real dictionary showed at 390 or 1280 px ("f(·)" then ". A natural ..."); the
+    stop kept with its formula as the pages now write it is not."""
+    assert failed(broken, "stops", "terms/matrix.html") == [
+        f"'. after x' starts a line at {width} px, {scheme}" for width, scheme in audit.PASSES]
+    assert broken["figures"]["stranded"] == {f"{w} {s}": 1 for w, s in audit.PASSES}
 
 
 @pytest.mark.slow

@@ -103,3 +103,21 @@ def test_an_operator_made_by_mathop_takes_its_limits_below_in_a_display_alone():
     assert display.count("<munder>") == 1                                          # not in a script
     inline = mathml.tidy(mathml_of(r"$\mathop{\mathrm{arg\,min}}_{w} f(w)$"))
     assert "<munder>" not in inline and re.search(r"<msub><mrow><mi mathvariant=\"normal\">arg\smin", inline)
+
+
+def test_an_inline_formula_keeps_the_punctuation_touching_it_on_its_line():
+    after = mathml.tidy(prose.run_pandoc(["-f", "latex", *prose.WRITERS["html"]],
+                                         r"For $f(\cdot)$. Then ($x$), and $y$ is $$z.$$ done."))
+    assert re.findall(r'<span class="math-stops">(\(?)<math[^>]*>.*?</math>([^<]*)</span>', after) == [
+        ("", "."), ("(", "),")]
+    assert after.count("math-stops") == 2                   # $y$ touches nothing, $$z.$$ is a display
+    assert mathml.tidy(after) == after
+
+
+def test_a_norms_bars_touch_what_they_enclose_and_parallel_keeps_its_space():
+    after = mathml.tidy(mathml_of(r"$\left\lVert x \right\rVert_2^2 + a \parallel b$"))
+    bars = re.findall(r"<mo\b[^>]*>∥</mo>", after)
+    # Chromium spaces U+2225 as the relation 5/18 em each side, inside the bars too; TeX's delimiters have none
+    assert bars[:2] == ['<mo stretchy="false" form="prefix" lspace="0" rspace="0">∥</mo>',
+                        '<mo stretchy="false" form="postfix" lspace="0" rspace="0">∥</mo>'], bars
+    assert bars[2] == "<mo>∥</mo>"                                      # a ∥ b: the relation

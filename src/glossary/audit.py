@@ -4,6 +4,7 @@ Every page of the site is opened once in Debian's Chromium (one browser, one pag
 looked at in four passes, 1280 and 390 px wide, in the light and the dark colour scheme:
 
 - width: no page is wider than its viewport (the page's scrollWidth), in any of the four passes;
+- stops: no punctuation touching an inline formula ("x.", "x),") starts the line after it, in any pass;
 - refs: every number a reference shows ("(N)", "Fig. N", "Table N": a link whose text is a
   number, or a number and the term it belongs to, "(1) of gradient descent") is a number its target
   shows, on the same page or on the linked one;
@@ -57,8 +58,8 @@ HEIGHT = 900
 TEX = re.compile(r"\\[A-Za-z]+|\\[,;:!{}|]|[_^]\{|(?<=\w)--(?=\w)|``")
 MIN_CONTRAST = 3.0
 FIDELITY_MEDIAN, FIDELITY_MIN = 0.98, 0.9
-CHECKS = ("load", "width", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share", "captions",
-          "axe", "fidelity")
+CHECKS = ("load", "width", "stops", "refs", "numbers", "qq", "math", "contrast", "tex", "article", "cite", "share",
+          "captions", "axe", "fidelity")
 # A term's page, in any edition (de/terms/x.html), whose PDF lies beside it.
 TERM_PAGE = re.compile(r"(?:[^/]+/)?terms/[^/]+\.html")
 # The article a link to a term follows, and what a citation may follow without a space.
@@ -96,6 +97,7 @@ class Audit:
         self.left_out = 0           # references to those, not compared
         self.refs = []              # (page, ref)
         self.wide = Counter()       # {"390 light": pages}
+        self.stranded = Counter()   # {"390 light": stops}
         self.contrasts = []         # (contrast, page, src)
         self.axe = Counter()
         self.tex_pages, self.qq, self.tex_files = set(), Counter(), Counter()
@@ -136,6 +138,9 @@ class Audit:
             self.wide[f"{width} {scheme}"] += 1
             at = f" ({wide['culprit']} ends at {wide['right']} px)" if wide["culprit"] else ""
             self.fail("width", name, f"{wide['wide']} px wide at {width} px, {scheme}{at}")
+        for width, scheme, stop in result.get("stranded", []):
+            self.stranded[f"{width} {scheme}"] += 1
+            self.fail("stops", name, f"{stop!r} starts a line at {width} px, {scheme}")
         for scheme, found in result["axe"].items():
             self.axe[scheme] += len(found)
             for line in found:
@@ -271,6 +276,7 @@ class Audit:
         return {
             "pages": self.pages, "pdfs": self.files["pdfs"], "svgs": self.files["svgs"],
             "wider": {f"{w} {s}": self.wide[f"{w} {s}"] for w, s in PASSES},
+            "stranded": {f"{w} {s}": self.stranded[f"{w} {s}"] for w, s in PASSES},
             "refs": {"shown": len(self.refs), "mismatched": refs_failed, "left_out": self.left_out},
             "duplicates": self.duplicates,
             "qq": {"pages": self.qq["pages"], "svgs": self.qq["svgs"], "pdfs": self.qq["pdfs"]},
@@ -298,7 +304,7 @@ def look(site, pages, axe=True):
             for n, name in enumerate(pages, 1):
                 if n % 100 == 0:
                     print(f"audit: {n} of {len(pages)} pages looked at ({name})", file=sys.stderr, flush=True)
-                result = {"name": name, "error": None, "wide": [], "axe": {}, "contrasts": []}
+                result = {"name": name, "error": None, "wide": [], "stranded": [], "axe": {}, "contrasts": []}
                 try:
                     visit(page, Path(site) / name, result, axe)
                 except PlaywrightError as err:
@@ -321,6 +327,7 @@ def visit(page, path, result, axe):
         wide = auditpage.too_wide(page)
         if wide:
             result["wide"].append((width, scheme, wide))
+        result["stranded"] += [(width, scheme, stop) for stop in auditpage.stranded(page)]
         if width == 1280 and axe:
             result["axe"][scheme] = auditpage.axe_violations(page, None if scheme == "light" else ["color-contrast"])
         if (width, scheme) == (1280, "dark"):
@@ -397,6 +404,8 @@ def report(site, figures, failures, show=50):
              f"{f['svgs']} SVGs; {f['seconds']:.0f} s",
              "  pages wider than the viewport: " + ", ".join(f"{k.replace(' ', ' px ')} {v}"
                                                              for k, v in f["wider"].items()),
+             "  stops starting a line after their formula: " + ", ".join(f"{k.replace(' ', ' px ')} {v}"
+                                                                          for k, v in f["stranded"].items()),
              f"  references: {f['refs']['shown']} numbers shown, {f['refs']['mismatched']} not what their target shows"
              + (f", {f['refs']['left_out']} to pages not looked at (not compared)" if f["refs"]["left_out"] else ""),
              f"  pages showing a number twice: {f['duplicates']}",

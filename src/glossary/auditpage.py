@@ -153,6 +153,25 @@ TOO_WIDE = r"""() => {
   return {wide, culprit: null, right: wide};
 }"""
 
+# Punctuation that touches an inline formula ("x.", "x),") and starts the line after it: its first
+# character's box lies below the formula's (glossary.mathml.tidy keeps them on one line).
+STRANDED = r"""() => {
+  const found = [];
+  for (const m of document.querySelectorAll('main math:not([display="block"])')) {
+    const t = m.nextSibling;
+    if (!t || t.nodeType !== Node.TEXT_NODE || !/^[.,;:!?)\]]/.test(t.data)) continue;
+    const range = document.createRange();
+    range.setStart(t, 0);
+    range.setEnd(t, 1);
+    const stop = range.getBoundingClientRect(), box = m.getBoundingClientRect();
+    if (stop.height && box.height && stop.top >= box.bottom - 2) {
+      const note = m.querySelector('annotation');
+      found.push(`${t.data[0]} after ${note ? note.textContent.trim().slice(0, 40) : m.textContent.slice(0, 40)}`);
+    }
+  }
+  return found;
+}"""
+
 AXE_RUN = """async rules => {
   const r = await axe.run(document, Object.assign({resultTypes: ['violations']}, rules ? {runOnly: rules} : {}));
   return r.violations.flatMap(v => v.nodes.map(n => v.id + ': ' + n.target.join(' ') + ' ('
@@ -177,6 +196,10 @@ def collect(page):
 
 def too_wide(page):
     return page.evaluate(TOO_WIDE)
+
+
+def stranded(page):
+    return page.evaluate(STRANDED)
 
 
 def known(line):

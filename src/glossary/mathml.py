@@ -16,6 +16,8 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
   and scripts.
 - A prime (x', texmath's msup with ′ as its script) follows its letter in the line: the glyph is
   drawn raised already.
+- A norm's bars (\\lVert, \\rVert, \\| as fences) touch what they enclose, as TeX's delimiters do:
+  Chromium would space them as the relation U+2225, 5/18 em each side.
 - A display of several lines (align, gather: texmath's mtable as the whole formula) is in display
   style, as TeX sets each line; MathML Core sets a table's cells compact (inline-sized fractions,
   limits beside), so it gets displaystyle="true".  A matrix inside a formula stays compact, as in TeX.
@@ -43,6 +45,9 @@ TALL = {"mfrac", "munder", "mover", "munderover", "mtable", "msqrt", "mroot", "m
 APPLY = ("&#8289;", "\u2061", "&#x2061;")
 PRIMES = ("\u2032", "\u2033", "\u2034", "\u2057")
 THIN = '<mspace width="0.1667em"></mspace>'
+# \lVert x \rVert, \| x \|: texmath's fences of U+2225 (or U+2016), which Chromium's operator dictionary
+# spaces as the relation "parallel to" (5/18 em each side); TeX sets a delimiter without space.
+NORM_BARS = {"\u2225", "\u2016", "&#8741;", "&#8214;", "&#x2225;", "&#x2016;"}
 
 
 class Node:
@@ -98,9 +103,21 @@ def walk(node):
         yield from walk(c)
 
 
+# An inline formula with the punctuation that touches it ("(x)", "x."): Chromium lays a formula out as
+# one atomic box, beside which a line may break, so a stop would start the next line.
+STOPS = re.compile(r'(?<!<span class="math-stops">)(?<!<span class="math-stops">\()'      # not twice
+                   r'(\(?)(<math\b[^>]*display="inline"[^>]*>.*?</math>)([.,;:!?)\]]*)', re.S)
+
+
 def tidy(markup):
-    """The HTML with each of its formulas set as TeX prints it (see the module's docstring)."""
-    return MATH.sub(lambda m: formula(m.group(0)), markup)
+    """The HTML with each of its formulas set as TeX prints it (see the module's docstring), an inline
+    one kept on a line with the punctuation that touches it (a span, style.css's .math-stops)."""
+    return STOPS.sub(with_stops, MATH.sub(lambda m: formula(m.group(0)), markup))
+
+
+def with_stops(m):
+    before, math, after = m.groups()
+    return f'<span class="math-stops">{before}{math}{after}</span>' if before or after else math
 
 
 def formula(markup):
@@ -121,6 +138,9 @@ def formula(markup):
             spaced(scripted_base(node))
         elif node.tag == "msup" and primed(node):
             node.tag, node.start = "mrow", "<mrow>"
+        elif node.tag == "mo" and node.attr("form") in ("prefix", "postfix") and node.content() in NORM_BARS \
+                and node.attr("lspace") is None:
+            node.start = node.start[:-1] + ' lspace="0" rspace="0">'
     return root.content()
 
 
