@@ -295,3 +295,43 @@ def test_the_book_starts_from_the_entry_pdfs_format(work, tmp_path):
                                  fmt=out / "results/print/entry.fmt",
                                  fmt_source=out / "results/print/entry-format.tex")
     assert not (tmp_path / "book.pdf").exists()
+
+
+def test_the_index_lists_each_index_word_at_its_entrys_page(work):
+    """The authors' book ends with an Index of their \\index words (makeidx); so does the book: each word
+    with the page its entry's text has it on (each \\index here follows the entry's first words), the
+    number linked to that page.  A page and an entry's PDF show nothing of it."""
+    dict_root, _, out = work
+    book = out / "site/dictionary.pdf"
+    words_of = {}
+    for key, term in fixture_terms().items():
+        for word in re.findall(r"\\index\{([^{}]*)\}", term["body"]):
+            words_of.setdefault(" ".join(word.split()), set()).add(slug_of(key))
+    assert len(words_of) >= 5, words_of
+    reader = PdfReader(str(book))
+    texts = [pdftotext_page(book, i + 1) for i in range(len(reader.pages))]
+    # an entry's page: its outline item; the number printed on it: the page's foot
+    starts = {title: page for title, page, _ in outline(book)}
+    titles = {slug_of(key): term["fields"]["name"] for key, term in fixture_terms().items()}
+    printed = [text.split()[-1] if text.split() else "" for text in texts]
+    first = next(i for i, text in enumerate(texts) if re.match(r"\s*Index\b", text))
+    assert first > max(starts[title] for title in titles.values()), "the Index is not after the entries"
+    assert starts["Index"] == first                                     # in the outline
+    index = " ".join(" ".join(texts[first:]).split())
+    for word, slugs in sorted(words_of.items()):
+        pages = sorted({printed[starts[titles[slug]]] for slug in slugs}, key=int)
+        assert re.search(rf"(?<![\w-]){re.escape(word)}, {', '.join(pages)}(?![\d,])", index), (word, pages, index)
+    links = [a for page in reader.pages[first:] for a in page.get("/Annots", [])
+             if a.get_object()["/Subtype"] == "/Link"]
+    assert len(links) >= len(words_of), "the Index's page numbers are not links"
+    # nothing of it on a page or in an entry's PDF
+    vector = next(iter(words_of["vector"]))
+    page = (out / "site/terms" / f"{vector}.html").read_text()
+    assert "\\index" not in page and "print-only" not in page
+    assert "\\index" not in (out / "site/terms" / f"{vector}.md").read_text()
+    assert "Index" not in pdftotext(out / "site/terms" / f"{vector}.pdf")
+
+
+def pdftotext_page(path, n):
+    return subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(path), "-"], capture_output=True,
+                          text=True, check=True).stdout

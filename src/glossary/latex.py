@@ -233,8 +233,16 @@ def compile_format(preamble_path, fmt_path, log_path, inputs=()):
         shutil.copyfile(Path(work) / OUT / fmt_path.name, fmt_path)
 
 
-# What LaTeX writes for its next pass (cross-references, contents, PDF outline).
-AUXILIARY = (".aux", ".toc", ".out", ".lof")
+# What LaTeX writes for its next pass (cross-references, contents, PDF outline), and the Index that
+# makeindex sorts from its entries (index_pass).
+AUXILIARY = (".aux", ".toc", ".out", ".lof", ".ind")
+
+
+def index_pass(out, stem):
+    """makeindex of a pass's index entries (the book's \\index: <stem>.idx, where \\makeindex asks for
+    them) into <stem>.ind, which \\printindex sets in the next pass."""
+    if (Path(out) / f"{stem}.idx").is_file():
+        subprocess.run(["makeindex", "-q", f"{stem}.idx"], cwd=out, check=True, capture_output=True)
 
 
 def auxiliary(out, stem):
@@ -261,6 +269,7 @@ def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=(), set
             before = auxiliary(out, tex_path.stem) or None
         for _ in range(passes):
             run_pdflatex([*start, tex_path.name], tex_path, log_path, work, tex_path.stem, inputs, links)
+            index_pass(out, tex_path.stem)
             after = auxiliary(out, tex_path.stem)
             if after == before:
                 break

@@ -50,6 +50,9 @@ WRITERS = {
 }
 # The abbreviations whose dot ends no sentence (glossary.sentences, glossary.texprose's first uses).
 ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "resp.", "Ch.", "approx.")
+# The class of a Span only print shows (the book's \\index entries): the LaTeX writer writes its content,
+# the others nothing (for_format).
+PRINT_ONLY = "print-only"
 # Where an [[xref]] points, by output format ("latex" is a macro instead).
 XREF_TARGET = {"html": "{slug}.html", "markdown": "{slug}.md"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|vbscript|file|data):", re.IGNORECASE)
@@ -209,6 +212,8 @@ class Pass:
 
     def inline(self, x):
         t, c = x["t"], x.get("c")
+        if t == "Span" and PRINT_ONLY in c[0][1]:
+            return [x]      # raw TeX a reader made of a construct it knows (texprose: \\index), not the author's
         if t == "RawInline":
             self.no_definition(c[1])
             text = c[1]
@@ -403,6 +408,9 @@ def for_format(value, fmt):
                 ident, classes, attrs = v["c"][0]
                 kept = [a for a in attrs if a[0] != "width"] + [["style", f"--share: {line_share(v['c'][0])}"]]
                 out.append(node("Image", [[ident, classes, kept], for_format(v["c"][1], fmt), v["c"][2]]))
+                continue
+            if isinstance(v, dict) and v.get("t") == "Span" and PRINT_ONLY in v["c"][0][1]:
+                out += for_format(v["c"][1], fmt) if fmt == "latex" else []
                 continue
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)

@@ -47,6 +47,8 @@ def without_citations(inlines, keep_refs=False):
             continue        # the comma between two citations
         if x["t"] not in ("Space", "SoftBreak"):
             after_citation = False
+        if x["t"] == "Span" and prose.PRINT_ONLY in x["c"][0][1]:
+            continue        # the book indexes the word where its own entry has it, not in a quote
         if keep_refs and x["t"] in ("Link", "Span") and {"ref", "math-xref"} & set(x["c"][0][1]):
             out.append(x)
             continue

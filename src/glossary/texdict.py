@@ -19,8 +19,9 @@ into \\newglossaryentry's fields by glossary.readers.latex.glossaries. An entry'
 description, normalised so that later stages convert it without LaTeX's help and keeping its line
 structure (body line i is file line body_line + i):
 
-- `\\index{...}` is dropped; a `\\\\` between paragraphs (outside any group, environment or math)
-  becomes a blank line when it stands alone on its line, otherwise `\\par`;
+- `\\index{...}` stays, for the book's Index (a page shows nothing of it: glossary.texprose); a `\\\\`
+  between paragraphs (outside any group, environment or math) becomes a blank line when it stands
+  alone on its line, otherwise `\\par`;
 - each tikzpicture (pgfplots axes live inside one) becomes `\\includegraphics{picture:N}` and each
   other `\\includegraphics[...]{file}` `\\includegraphics{graphic:N}`, N counted from 1 in the term;
   the environments around them (figure, minipage, subfigure, caption, label) stay. A picture's own
@@ -180,8 +181,7 @@ class Body:
                     self.breaks.append((m.start(), end))
                 pos = end
             elif tok == "\\index":
-                pos = argument(text, optional(text, pos), self.src, "\\index")[2]
-                self.edits.append((m.start(), pos, ""))
+                pos = argument(text, optional(text, pos), self.src, "\\index")[2]   # stays: the book's Index
             elif tok == "\\includegraphics":
                 pos = self.graphic(m.start(), pos)
             elif tok in GLS_COMMANDS or tok.rstrip("*") in GLS_COMMANDS:

@@ -41,8 +41,8 @@ import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import ABBREVIATIONS, formulas, inlines_of, node, nodes, run_pandoc
-from glossary.readers.latex import environments, glossaries, lexer, reads, references
+from glossary.prose import ABBREVIATIONS, FORBIDDEN, PRINT_ONLY, formulas, inlines_of, node, nodes, run_pandoc
+from glossary.readers.latex import environments, glossaries, kernel, lexer, reads, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
 # --sandbox: pandoc reads no file (a \\lstinputlisting would put any file of the machine into the text).
@@ -434,6 +434,15 @@ LAYOUT_RAW = re.compile(r"\\(" + "|".join(sorted(LAYOUT, key=len, reverse=True))
                         r"(\s*\{[^{}]*\})?\s*")
 
 
+def index_term(raw):
+    """The term of a raw \\index{term} the book may set (kernel.INDEX), or None: TeX that reads, writes or
+    defines (prose.FORBIDDEN), or spells a character by its code (^^5c), stays the author's unknown TeX."""
+    m = kernel.INDEX.fullmatch(raw)
+    if not m or "^^" in m.group(1) or set(re.findall(r"\\([A-Za-z]+)", m.group(1))) & FORBIDDEN:
+        return None
+    return m.group(1)
+
+
 def without_layout(value):
     """The blocks without the raw TeX of layout commands (LAYOUT); any other raw TeX stays, marked as
     a construct this reader does not know (a Span or Div of class unknown-tex naming it), for the
@@ -443,6 +452,12 @@ def without_layout(value):
         for v in value:
             if isinstance(v, dict) and v.get("t") == "Cite":
                 out.append(v)       # its raw copy of the \cite command is the Cite's own, not unknown TeX
+                continue
+            if isinstance(v, dict) and v.get("t") == "RawInline" and index_term(v["c"][1]) is not None:
+                # the book's Index entry: print-only (glossary.prose.for_format), nothing on a page
+                term = index_term(v["c"][1])
+                raw = node("RawInline", ["latex", f"\\index{{{term}}}"])
+                out.append(node("Span", [["", [PRINT_ONLY], []], [raw]]))
                 continue
             if isinstance(v, dict) and v.get("t") in ("RawInline", "RawBlock") and v["c"][0] == "latex":
                 rest = LAYOUT_RAW.sub("", v["c"][1]).strip()
@@ -620,9 +635,10 @@ def plain(inlines):
 
 def unknown(blocks):
     """The raw TeX pandoc left in the blocks (constructs it did not know), in document order;
-    the raw copy a Cite keeps of its own command is not counted."""
+    the raw copy a Cite keeps of its own command is not counted, nor print-only TeX (\\index)."""
     def raw_or_cite(node):
-        return node.get("t") in ("RawInline", "RawBlock", "Cite")
+        return node.get("t") in ("RawInline", "RawBlock", "Cite") or \
+            node.get("t") == "Span" and PRINT_ONLY in node["c"][0][1]       # the book's \\index, known
     return [node["c"][1] for node in nodes(blocks, raw_or_cite)
             if node.get("t") in ("RawInline", "RawBlock") and node["c"][0] == "latex"]
 

@@ -124,6 +124,10 @@ def license_text(license_):
     return license_ or None
 
 
+# An entry's \\index{term} (glossary.readers.latex.kernel.INDEX, kept for print): the book has an Index.
+INDEX_ENTRY = re.compile(r"\\index\s*\{")
+
+
 def book_document(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
                   words_=None, captions=None):
     """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
@@ -131,7 +135,8 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
     several); `front`: {"title", "authors", "cite_as", "license", "front_matter": the main file's pages
     after its title page [{"title", "tex"}], "symbols": (the List of Symbols' text, the macro files'
     text, the names' targets) or None}; `formatted`: the cited records
-    (references.json).  Every entry's reference list goes into the one bibliography at the end."""
+    (references.json).  Every entry's reference list goes into the one bibliography at the end; an Index
+    (makeidx) follows it when an entry has \\index entries, as the authors' book has one."""
     front = front or {}
     bib = bookparts.Bibliography(formatted)
     symbols = None
@@ -145,7 +150,8 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
         authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
         license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
         symbols=symbols, bibliography=bib.latex(), demos=demos,
-        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS, captions=captions or {})
+        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS, captions=captions or {},
+        index=any(INDEX_ENTRY.search(s) for p in parts for _, s in p["entries"]))
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,

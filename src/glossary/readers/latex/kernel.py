@@ -22,6 +22,11 @@ TEXT = commands({"\\ "} | set((
     "multirow textwidth linewidth columnwidth textheight hfil vfil relax protect "
     "textcolor color colorbox ensuremath xspace nolinkurl lstinline verb index "
     "sout st ul phantom hphantom vphantom").split()))
+# \index{term}: an entry of the book's Index (makeidx), at the word it follows.  It stays in the body;
+# pandoc keeps it raw, glossary.texprose makes it print-only (the LaTeX writer alone writes it: the book
+# indexes it, an entry's PDF, without \makeindex, drops it), a page shows nothing of it.  Its term may
+# hold groups one deep (Erd\H{o}s) and commands, but those that read, write or define (glossary.texprose).
+INDEX = re.compile(r"\s*\\index\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*")
 MATH = commands({"\\ "} | set((
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa lambda mu "
     "nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega digamma Gamma Delta "
