@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from glossary import assets
+from glossary import assets, mathml, sentences
 from glossary.browser import CHROMIUM, CHROMIUM_ARGS
 
 REPO = assets.ROOT
@@ -91,8 +91,7 @@ COLLECT = r"""() => {
     .map(e => [e.getAttribute('name') || e.getAttribute('property'), e.getAttribute('content') || '']);
   // What a citation taken out of a sentence (a summary, a quote) can leave behind: a space before the
   // stop ("information ."), a parenthesis of connecting words alone ("(see )"); text outside formulas.
-  const LEFT = new RegExp(String.raw`\p{L}[ \u00a0]+[.,;)](?=\s|$)|\((?:\s|,|;|e\.g\.|i\.e\.|cf\.|` +
-                          String.raw`\b(?:see|also|or|and|for|example|details|more)\b)*\)`, 'giu');
+  const LEFT = new RegExp(String.raw`\p{L}[ \u00a0]+[.,;)](?=\s|$)|` + String.raw`EMPTIED`, 'giu');
   const leftovers = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
@@ -124,7 +123,7 @@ COLLECT = r"""() => {
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};
-}"""
+}""".replace("EMPTIED", sentences.EMPTIED.pattern)
 
 # The element that reaches farthest past the viewport's right edge with no clipping box around it
 # (a formula named by its text).
@@ -159,7 +158,7 @@ STRANDED = r"""() => {
   const found = [];
   for (const m of document.querySelectorAll('main math:not([display="block"])')) {
     const t = m.nextSibling;
-    if (!t || t.nodeType !== Node.TEXT_NODE || !/^[.,;:!?)\]]/.test(t.data)) continue;
+    if (!t || t.nodeType !== Node.TEXT_NODE || !/^[STOP_CHARS]/.test(t.data)) continue;
     const range = document.createRange();
     range.setStart(t, 0);
     range.setEnd(t, 1);
@@ -170,7 +169,7 @@ STRANDED = r"""() => {
     }
   }
   return found;
-}"""
+}""".replace("STOP_CHARS", mathml.STOP_CHARS)
 
 AXE_RUN = """async rules => {
   const r = await axe.run(document, Object.assign({resultTypes: ['violations']}, rules ? {runOnly: rules} : {}));

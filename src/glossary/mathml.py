@@ -105,8 +105,10 @@ def walk(node):
 
 # An inline formula with the punctuation that touches it ("(x)", "x."): Chromium lays a formula out as
 # one atomic box, beside which a line may break, so a stop would start the next line.
+# (the audit's stops check reads STOP_CHARS too: glossary.auditpage.STRANDED)
+STOP_CHARS = ".,;:!?)\\]"
 STOPS = re.compile(r'(?<!<span class="math-stops">)(?<!<span class="math-stops">\()'      # not twice
-                   r'(\(?)(<math\b[^>]*display="inline"[^>]*>.*?</math>)([.,;:!?)\]]*)', re.S)
+                   r'(\(?)(<math\b[^>]*display="inline"[^>]*>.*?</math>)([' + STOP_CHARS + ']*)', re.S)
 
 
 def tidy(markup):
@@ -150,14 +152,16 @@ MATHOP = re.compile(r"\\mathop\s*\{\s*(?:\\(?:mathrm|operatorname|text)\s*\{([^{
 TEX_SPACE = re.compile(r"\\[,;:! ]|~|\s")
 
 
+def lines_table(node):
+    """Whether node is the table that is the whole formula (texmath's align, gather), not a matrix in it."""
+    return node.tag == "mtable" and node.parent is not None and node.parent.tag in ("semantics", "math")
+
+
 def lines_in_display_style(root):
-    """displayed lines (a formula that is one mtable) in display style."""
-    semantics = [c for c in root.elements() if c.tag == "math"]
-    for node in (semantics[0].elements() if semantics else []):
-        for table in ([node] if node.tag == "mtable" else
-                      [c for c in node.elements() if c.tag == "mtable"] if node.tag == "semantics" else []):
-            if table.attr("displaystyle") is None:
-                table.start = table.start[:-1] + ' displaystyle="true">'
+    """Displayed lines (a formula that is one mtable) in display style."""
+    for table in walk(root):
+        if lines_table(table) and table.attr("displaystyle") is None:
+            table.start = table.start[:-1] + ' displaystyle="true">'
 
 
 def limits_below(root, tex):
@@ -179,8 +183,8 @@ def limits_below(root, tex):
 def in_matrix(node):
     """Inside a table that is not the whole formula (a matrix, cases): TeX sets its cells in text style."""
     parent = node.parent
-    while parent is not None and parent.tag not in ("semantics", "math", "#root"):
-        if parent.tag == "mtable" and parent.parent is not None and parent.parent.tag not in ("semantics", "math"):
+    while parent is not None:
+        if parent.tag == "mtable" and not lines_table(parent):
             return True
         parent = parent.parent
     return False

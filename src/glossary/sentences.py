@@ -7,7 +7,8 @@ import re
 from glossary import prose
 from glossary.prose import ABBREVIATIONS
 
-# What is left of a parenthesis that held citations alone once they are out: "(see )", "(e.g., see or )".
+# What is left of a parenthesis that held citations alone once they are out: "(see )", "(e.g., see or )"
+# (the audit's cite check looks for it too, in JavaScript: glossary.auditpage.COLLECT).
 EMPTIED = re.compile(r"\((?:\s|,|;|\b(?:see|also|or|and|for|example|details|more)\b|e\.g\.|i\.e\.|cf\.)*\)", re.I)
 NBSP = "\u00a0"
 

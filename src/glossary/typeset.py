@@ -23,6 +23,7 @@ from pathlib import Path
 
 from glossary import bookparts, citations, dictionary, editions, figures, latex, pages
 from glossary.entries import EntryError
+from glossary.readers.latex import kernel
 
 # Each entry PDF's own document, beside the entry's other results.
 ENTRY_TEX = "results/{slug}/print/entry.tex"
@@ -124,10 +125,6 @@ def license_text(license_):
     return license_ or None
 
 
-# An entry's \\index{term} (glossary.readers.latex.kernel.INDEX, kept for print): the book has an Index.
-INDEX_ENTRY = re.compile(r"\\index\s*\{")
-
-
 def book_document(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
                   words_=None, captions=None):
     """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
@@ -151,7 +148,7 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
         license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
         symbols=symbols, bibliography=bib.latex(), demos=demos,
         babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS, captions=captions or {},
-        index=any(INDEX_ENTRY.search(s) for p in parts for _, s in p["entries"]))
+        index=any(kernel.INDEX.search(s) for p in parts for _, s in p["entries"]))
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
