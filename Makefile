@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-pictures
 	texlive-fonts-recommended cm-super texlive-lang-german texlive-lang-greek \
 	poppler-utils
 # texlive-plain-generic: tracklang, which glossaries needs when test_audit builds the fixture's own book.
-TEST_DEBIAN_PACKAGES := chromium fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client \
+TEST_DEBIAN_PACKAGES := chromium-headless-shell fonts-dejavu-core default-jre-headless slurmctld slurmd slurm-client \
 	texlive-plain-generic
 
 .PHONY: site slurm serve test real-check setup test-setup test-packages system-packages bench-packages verify manifest new-entry bench clean links audit
@@ -94,11 +94,11 @@ system-packages:
 	command -v pdftocairo >/dev/null && command -v pdftoppm >/dev/null || missing="$$missing poppler"; \
 	$(call apt_install,$(DEBIAN_PACKAGES))
 
-# For the tests: Chromium (Playwright drives it), Java and npm (the Nu HTML checker),
+# For the tests: Chromium's headless shell (Playwright drives it), Java and npm (the Nu HTML checker),
 # and a single-node Slurm (the build through snakemake-executor-plugin-slurm).
 test-packages:
 	@missing=""; \
-	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromium-headless-shell >/dev/null || missing="$$missing chromium"; \
 	kpsewhich tracklang.sty >/dev/null 2>&1 || missing="$$missing tracklang"; \
 	command -v java >/dev/null || missing="$$missing java"; \
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null || missing="$$missing slurm"; \

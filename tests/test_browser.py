@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from glossary.browser import CHROMIUM, CHROMIUM_ARGS
+
 VNU = REPO / "node_modules/vnu-jar/build/dist/vnu.jar"
 ARTIFACTS = REPO / "test-artifacts" / "screenshots"
 # The one host outside the site a page may link to (never fetched here).
@@ -54,11 +53,11 @@ def serve(folder):
 @contextlib.contextmanager
 def chromium():
     """Debian's Chromium under Playwright (no browser download: executable_path)."""
-    if not CHROMIUM.exists():
-        pytest.fail("chromium is missing; install Debian's chromium: apt-get install chromium")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing; install Debian's: apt-get install chromium-headless-shell")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:

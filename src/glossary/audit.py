@@ -29,7 +29,7 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
   (glossary.fidelity): median at least 0.98, minimum at least 0.9.
 
 It prints each check's figures, then every failure as `page: what` (the first 50; --show N),
-and exits 1 if there is any.  Chromium comes from Debian (apt-get install chromium), axe-core from
+and exits 1 if there is any.  Chromium comes from Debian (apt-get install chromium-headless-shell), axe-core from
 npm (`make test-setup`).
 """
 import argparse

@@ -277,5 +277,5 @@ def figure_contrasts(page):
 def launch(playwright):
     """Debian's Chromium (no browser download: executable_path)."""
     if not Path(CHROMIUM).exists():
-        raise MissingTool(f"{CHROMIUM} is missing; install Debian's chromium: apt-get install chromium")
+        raise MissingTool(f"{CHROMIUM} is missing; install Debian's: apt-get install chromium-headless-shell")
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
