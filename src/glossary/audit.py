@@ -24,6 +24,8 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
   connecting words alone ("(see )"), outside formulas;
 - captions: a term page labels its figures as its PDF does (the word and the number, "Fig. 1", which the
   dictionary's main file may set: \\captionsetup[figure]{name=Fig.}), each at the start of a line of the PDF;
+- share: at 1280 px, a photo shows at the share of the line its source gives it, and a side-by-side
+  panel's display formula (a minipage's) does not scroll in its panel;
 - axe: no axe-core violation, at 1280 px, in both schemes;
 - fidelity (with --book): each term's words against the same entry of the authors' book
   (glossary.fidelity): median at least 0.98, minimum at least 0.9.
@@ -180,6 +182,9 @@ class Audit:
             if abs(shown - share) > SHARE_SLACK:
                 self.fail("share", name, f"the photo {src} shows at {shown:.2f} of its line, where its source "
                           f"gives {share:g} (width={share:g}\\textwidth)")
+        for text, box, wide in found.get("panels", []):
+            self.fail("share", name, f"the formula {text!r} scrolls in its side-by-side panel at 1280 px ({wide} px "
+                      f"in {box} px): the book lets it stick out of its minipage")
         for before, label in found["cites"]:
             if before == "\u0000" or before and not before[-1].isspace() and before[-1] not in CITE_AFTER:
                 self.fail("cite", name, f"citation {label} glued to the word before it: {before!r}")

@@ -115,11 +115,17 @@ COLLECT = r"""() => {
     return [a.getAttribute('href'), parseFloat(a.style.getPropertyValue('--share')),
             inner > 0 ? a.getBoundingClientRect().width / inner : 0];
   });
+  // A side-by-side panel's formula (a minipage given a share of the line) that scrolls in its panel.
+  const panels = [...main.querySelectorAll('figure .minipage[style] .math-display')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => { const a = e.querySelector('annotation');
+                return [(a ? a.textContent : e.textContent).replace(/\s+/g, ' ').trim().slice(0, 40),
+                        e.clientWidth, e.scrollWidth]; });
   // The label of each numbered figure's caption ("Fig. 1.", the prose's and the demo's; not a subfigure's "(a)").
   const captions = [...main.querySelectorAll('figcaption .figure-label strong, figcaption > span.label')]
     .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => t && !t.startsWith('('));
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
-          articles, cites, leftovers, shares, captions,
+          articles, cites, leftovers, shares, panels, captions,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};
