@@ -274,3 +274,19 @@ def test_a_cite_and_text_after_a_layout_command_are_not_unknown_tex():
     assert spans == []
     assert len(find(blocks, "Cite")) == 1
     assert any(s["c"].startswith("2") for s in find(blocks, "Str"))
+
+
+def test_a_gap_of_a_given_width_is_kept_in_print_and_on_the_page():
+    """The real dictionary's spectrogram labels its two panels "(a) \\hspace{10em} (b)": the gap was
+    dropped as layout, and both the page and the book set "(a) (b)" bunched under the picture."""
+    body = "(a) \\hspace{10em} (b), then \\hspace*{2.5 mm}c, and \\hspace{-1mm}d."
+    blocks = one(body)
+    assert texprose.unknown(blocks) == []
+    assert '(a) <span class="gap" style="--gap: 10em"></span> (b)' in html(blocks)
+    assert '<span class="gap" style="--gap: 2.5mm"></span>c' in html(blocks)
+    latex = render.write_batch({"t0": blocks}, "latex", {"t0": body})["t0"]
+    assert "(a) \\hspace{10em} (b)" in latex and "\\hspace*{2.5 mm}c" in latex, latex
+    markdown = render.write_batch({"t0": blocks}, "markdown", {"t0": body})["t0"]
+    assert "(b), then c" in markdown and "gap" not in markdown and "hspace" not in markdown, markdown
+    # a negative gap (pulling text together by hand) stays layout, which a page does its own way
+    assert "-1mm" not in html(blocks) and "-1mm" not in latex

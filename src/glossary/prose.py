@@ -53,6 +53,10 @@ ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "Fig.", "Eq.", "Sec.", "vs.", "etc.", "r
 # The class of a Span only print shows (the book's \\index entries): the LaTeX writer writes its content,
 # the others nothing (for_format).
 PRINT_ONLY = "print-only"
+# The class of a Span that is a horizontal gap the author gave a width (\hspace{10em} between two labels):
+# print writes its TeX, a page an empty box of that width ("width": a TeX length in a unit CSS shares),
+# Markdown nothing (for_format).
+GAP = "gap"
 # Where an [[xref]] points, by output format ("latex" is a macro instead).
 XREF_TARGET = {"html": "{slug}.html", "markdown": "{slug}.md"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|vbscript|file|data):", re.IGNORECASE)
@@ -212,7 +216,7 @@ class Pass:
 
     def inline(self, x):
         t, c = x["t"], x.get("c")
-        if t == "Span" and PRINT_ONLY in c[0][1]:
+        if t == "Span" and (PRINT_ONLY in c[0][1] or GAP in c[0][1]):
             return [x]      # raw TeX a reader made of a construct it knows (texprose: \\index), not the author's
         if t == "RawInline":
             self.no_definition(c[1])
@@ -411,6 +415,11 @@ def for_format(value, fmt):
                 continue
             if isinstance(v, dict) and v.get("t") == "Span" and PRINT_ONLY in v["c"][0][1]:
                 out += for_format(v["c"][1], fmt) if fmt == "latex" else []
+                continue
+            if isinstance(v, dict) and v.get("t") == "Span" and GAP in v["c"][0][1]:
+                width = dict(v["c"][0][2])["width"]
+                out += (v["c"][1] if fmt == "latex" else
+                        [node("Span", [["", [GAP], [["style", f"--gap: {width}"]]], []])] if fmt == "html" else [])
                 continue
             if isinstance(v, dict) and v.get("t") == "Link" and "xref" in v["c"][0][1]:
                 slug, content = v["c"][2][0], for_format(v["c"][1], fmt)

@@ -41,7 +41,7 @@ import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import ABBREVIATIONS, FORBIDDEN, PRINT_ONLY, formulas, inlines_of, node, nodes, run_pandoc
+from glossary.prose import ABBREVIATIONS, FORBIDDEN, GAP, PRINT_ONLY, formulas, inlines_of, node, nodes, run_pandoc
 from glossary.readers.latex import environments, glossaries, kernel, lexer, reads, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
@@ -430,6 +430,8 @@ def captions(value):
 LAYOUT = {"centering", "vspace", "hspace", "hfill", "vfill", "medskip", "smallskip", "bigskip", "noindent",
           "selectfont", "linebreak", "newline", "par", "clearpage", "newpage", "raggedright", "raggedleft",
           "ttfamily", "small", "footnotesize", "normalsize", "large", "Large", "allowbreak", "FloatBarrier"}
+# A horizontal gap of a length CSS also knows (\hspace{10em} between two labels): kept (prose.GAP).
+GAP_RAW = re.compile(r"\\hspace\*?\s*\{\s*(\d*\.?\d+\s*(?:em|ex|pt|mm|cm|in))\s*\}\s*")
 LAYOUT_RAW = re.compile(r"\\(" + "|".join(sorted(LAYOUT, key=len, reverse=True)) + r")(?![A-Za-z])\*?"
                         r"(\s*\{[^{}]*\})?\s*")
 
@@ -458,6 +460,12 @@ def without_layout(value):
                 term = index_term(v["c"][1])
                 raw = node("RawInline", ["latex", f"\\index{{{term}}}"])
                 out.append(node("Span", [["", [PRINT_ONLY], []], [raw]]))
+                continue
+            gap = isinstance(v, dict) and v.get("t") == "RawInline" and GAP_RAW.fullmatch(v["c"][1])
+            if gap:
+                width = gap.group(1).replace(" ", "")
+                out.append(node("Span", [["", [GAP], [["width", width]]],
+                                         [node("RawInline", ["latex", v["c"][1].strip()])]]))
                 continue
             if isinstance(v, dict) and v.get("t") in ("RawInline", "RawBlock") and v["c"][0] == "latex":
                 rest = LAYOUT_RAW.sub("", v["c"][1]).strip()
@@ -638,7 +646,7 @@ def unknown(blocks):
     the raw copy a Cite keeps of its own command is not counted, nor print-only TeX (\\index)."""
     def raw_or_cite(node):
         return node.get("t") in ("RawInline", "RawBlock", "Cite") or \
-            node.get("t") == "Span" and PRINT_ONLY in node["c"][0][1]       # the book's \\index, known
+            node.get("t") == "Span" and {PRINT_ONLY, GAP} & set(node["c"][0][1])   # \\index, \\hspace: known
     return [node["c"][1] for node in nodes(blocks, raw_or_cite)
             if node.get("t") in ("RawInline", "RawBlock") and node["c"][0] == "latex"]
 
