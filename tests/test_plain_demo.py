@@ -7,6 +7,7 @@ the declared ones, is told with the script, the term and what to fix.
 The builds are real (`python -m glossary.build` of a copy of tests/fixtures/texdict with the fixture's
 demos/lr_demo.py given to the term learningrate); the expected numbers are computed here.
 """
+import json
 import os
 import re
 import shutil
@@ -115,6 +116,12 @@ def test_figure_and_checks_on_the_page_and_in_the_pdf(built):
     assert "gradient step" in text and "slow rate" in text    # the pgfplots figure's axis label and legend
     assert "Gradient descent with a slow and a fast learning rate." in " ".join(text.split())
     assert checks[0] in text
+    # the authors' script prints what it prints: no "check" is claimed of it, on the page, in print or
+    # in its notebook (whose term has no summary of its own: no empty paragraph for one)
+    assert "<p>What the demo prints:</p>" in html and "one line per check" not in html
+    assert "What the demo prints" in text and "What the demo checks" not in text
+    intro = "".join(json.loads((site / "terms" / "learningrate.ipynb").read_text())["cells"][0]["source"])
+    assert "one line per check" not in intro and "\n\n\n" not in intro, intro
 
 
 def test_terms_without_a_demo_have_no_demo_jobs(built):

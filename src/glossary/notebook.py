@@ -21,14 +21,20 @@ def publish_script(source, numeric_env):
     return "".join(lines[:cut]) + "\n" + numeric.preamble(numeric_env) + "".join(lines[cut:])
 
 
-def build(script, title, summary, slug):
+def build(script, title, summary, slug, plain=False):
+    """The notebook of a demo script: `summary` none for a term without one of its own; `plain`: the
+    authors' own script (a plain demo), which prints what it prints, not one line per check."""
     import nbformat  # here: 66 ms publish_script (rule publish_demo) does without
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
     head, blocks = demo.blocks(script)
-    intro = (f"# {title}: Python demo\n\n{summary}\n\n"
-             f"The numerical companion of the glossary entry [{title}]({slug}.html): it recomputes "
-             "what the entry states and prints one line per check. Generated from "
-             f"[`{slug}.py`]({slug}.py); run the cells from top to bottom.")
+    intro = f"# {title}: Python demo\n\n" + (f"{summary}\n\n" if summary else "")
+    if plain:
+        intro += (f"The script the dictionary's authors wrote for the glossary entry [{title}]({slug}.html), "
+                  f"as the site publishes it: [`{slug}.py`]({slug}.py); run the cells from top to bottom.")
+    else:
+        intro += (f"The numerical companion of the glossary entry [{title}]({slug}.html): it recomputes "
+                  "what the entry states and prints one line per check. Generated from "
+                  f"[`{slug}.py`]({slug}.py); run the cells from top to bottom.")
     cells = [new_markdown_cell(intro, id="title"), new_code_cell(head, id="setup")]
     for name, text, code in blocks:
         key = name.lower()
