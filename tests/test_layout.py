@@ -31,7 +31,8 @@ WIDE = rf"""
 		\begin{{equation*}} y = {SUM} \end{{equation*}}
 		in its first sentence.
 		Its text has $\mathbf{{A}}\mathbf{{x}} = \boldsymbol{{\mu}} + \bm{{w}}$, $\log x$, $\log(x)$,
-		$f\left(\mathbf{{x}}\right)$ and $\max_{{i}} a_{{i}}$, and the photo of Fig.~\ref{{fig:wide-photo}}.
+		$f\left(\mathbf{{x}}\right)$, $\max_{{i}} a_{{i}}$ and $\big( x \big)^{{T}}$, and the photo of
+		Fig.~\ref{{fig:wide-photo}}.
 		\begin{{figure}}[H]
 			\centering
 			\includegraphics[width=\textwidth]{{assets/wide}}
@@ -229,6 +230,21 @@ def test_bold_letters_and_operators_as_tex_sets_them(served, browser):
     fenced, plain = gaps["f\\left(\\mathbf{x}\\right) widths"], gaps["\\log(x) widths"]
     assert fenced[1] <= plain[1] + 1 and fenced[3] <= plain[3] + 1, (fenced, plain)
     assert 0.12 * em <= gaps["f\\left(\\mathbf{x}\\right)"][0] < 0.3 * em, gaps
+    # \big( x \big)^T: both parentheses a size up from the plain ones (the scripted one too), as narrow
+    # as a plain one at that size, and touching what they enclose, as TeX sets them
+    sized = page.evaluate("""() => {
+        const m = [...document.querySelectorAll('.prose math')]
+          .find(m => m.querySelector('annotation').textContent.includes('big'));
+        return [...m.querySelectorAll('mo, mi')].map(e => { const b = e.getBoundingClientRect();
+                                                            return [e.textContent, b.left, b.right, b.height]; }); }""")
+    opening, x, closing = sized[0], sized[1], sized[2]
+    plain_height = page.evaluate("""() => [...document.querySelectorAll('.prose math')]
+        .find(m => m.querySelector('annotation').textContent.trim() === '\\\\log(x)')
+        .querySelector('mo[stretchy="false"]').getBoundingClientRect().height""")
+    assert opening[0] == "(" and closing[0] == ")" and x[0] == "x", sized
+    assert opening[3] >= 1.15 * plain_height and closing[3] >= 1.15 * plain_height, (sized, plain_height)
+    assert x[1] - opening[2] < 0.1 * em and closing[1] - x[2] < 0.1 * em, sized
+    assert opening[2] - opening[1] <= 1.3 * fenced[1], (sized, fenced)
     context.close()
 
 

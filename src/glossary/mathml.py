@@ -24,6 +24,12 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
 - \\mathop{\\mathrm{arg\\,min}}_{w} in a display sets its limits below, as TeX does; texmath writes a
   subscript (an msub, as for \\log_2, whose subscript TeX keeps beside), so an operator named by
   \\mathop in the formula's TeX becomes an munder there.
+- A delimiter of a fixed size (\\big( … \\bigr), \\Bigg\\{: texmath's stretchy mo with minsize = maxsize, a
+  percentage) is the plain glyph at that size: Chromium draws a stretchy one from its font's size
+  variants in a box up to twice as wide (a gap each side, 8.6 px of 15.6 for Latin Modern Math's "(" at
+  17.85 px), and stretches none that is the base of a script (\\big)^T stayed small).  Scaled from the
+  baseline, the glyph is raised off the math axis, on which TeX centres it: an mpadded lowers it back
+  by a quarter em per unit of scale (the axis of TeX's fonts).
 A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""
 import html
 import json
@@ -143,7 +149,31 @@ def formula(markup):
         elif node.tag == "mo" and node.attr("form") in ("prefix", "postfix") and node.content() in NORM_BARS \
                 and node.attr("lspace") is None:
             node.start = node.start[:-1] + ' lspace="0" rspace="0">'
+    for node in list(walk(root)):
+        if sized_delimiter(node):
+            plain_at_size(node)
     return root.content()
+
+
+SIZE = re.compile(r"(\d+(?:\.\d+)?)%")
+
+
+def sized_delimiter(node):
+    """An mo of \\big( and its kin: a fence of a fixed size (minsize = maxsize, a percentage)."""
+    size = node.attr("minsize") if node.tag == "mo" else None
+    return (size is not None and size == node.attr("maxsize") and SIZE.fullmatch(size) is not None
+            and node.attr("form") in ("prefix", "postfix"))
+
+
+def plain_at_size(node):
+    """The sized delimiter's glyph unstretched at its size, lowered onto the axis (the module's docstring)."""
+    scale = float(SIZE.fullmatch(node.attr("minsize")).group(1)) / 100
+    glyph = Node("mo", f'<mo stretchy="false" form="{node.attr("form")}" lspace="0" rspace="0" '
+                       f'style="font-size: {scale * 100:g}%">', parent=node)
+    glyph.children = node.children
+    for child in glyph.children:
+        child.parent = glyph
+    node.tag, node.start, node.children = "mpadded", f'<mpadded voffset="{-(scale - 1) / 4:.4g}em">', [glyph]
 
 
 # \mathop{\mathrm{arg\,min}}, \mathop{\rm min}, \mathop{\operatorname{...}}: the operator's name.
