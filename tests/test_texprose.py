@@ -163,7 +163,28 @@ def test_a_photo_beside_a_minipage_prints_at_its_own_share_of_the_line():
             "\\caption{A signal.}\n\\label{fig:s}\n\\end{figure}")
     latex = render.write_batch({"t0": one(body)}, "latex", {"t0": body})["t0"]
     assert "\\centering\n\\includegraphics[width=0.8\\linewidth," in latex, latex
-    assert latex.count("\\begin{minipage}") == 1 and "\\begin{minipage}[t]{1\\linewidth}" in latex, latex
+    assert latex.count("\\begin{minipage}") == 1 and "\\begin{minipage}[c]{1\\linewidth}" in latex, latex
+
+
+def test_minipages_inside_a_figures_block_print_side_by_side_as_the_author_placed_them():
+    """The real dictionary's lapmat, learnrate and specclustering: two minipages of 0.4 in a center
+    environment.  pandoc's writer wrote their blocks alone, one below the other, where the authors'
+    book sets them side by side; and it sets every minipage it writes [t] (a picture then hangs above
+    the text beside it), where the author's position (TeX's default c) is kept."""
+    # as the reader marks them (texdict: each minipage's width and position)
+    body = ("\\begin{figure}[H]\n\\begin{center}\n\\begin{minipage}{0.4\\textwidth}\\GlossaryMinipage{0.4c}\n"
+            "\\includegraphics{picture:1}\n\\end{minipage}\n\\hspace*{5mm}\n"
+            "\\begin{minipage}[t]{0.4\\textwidth}\\GlossaryMinipage{0.4t}\n$$x = 1$$\n"
+            "\\begin{minipage}{\\textwidth}\\GlossaryMinipage{1c}\\centering (b)\\end{minipage}\n\\end{minipage}\n"
+            "\\end{center}\n\\caption{Two panels.}\n\\label{fig:two}\n\\end{figure}")
+    latex = render.write_batch({"t0": one(body)}, "latex", {"t0": body})["t0"]
+    assert latex.count("\\begin{minipage}") == latex.count("\\end{minipage}") == 3, latex
+    assert "\\begin{minipage}[c]{0.4\\linewidth}" in latex and "\\begin{minipage}[t]{0.4\\linewidth}" in latex
+    # the first ends where the second begins, on one line: no blank line between them
+    assert re.search(r"\\end\{minipage\}\\hspace\{1em\}%\n\\begin\{minipage\}\[t\]", latex), latex
+    assert "glossary-minipage" not in latex, latex
+    # a page shows neither note nor position: the share of the line alone
+    assert 'data-position' not in html(one(body)) and 'style="--share: 0.4"' in html(one(body))
 
 
 def test_figure_with_picture_caption_and_label():

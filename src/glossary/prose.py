@@ -349,12 +349,14 @@ def in_print(v):
     if t == "Div" and "subcaption" in c[0][1]:
         return [unnumbered_caption(caption_inlines(c[1]))]
     if t == "Div" and "minipage" in c[0][1] and ("centering" in c[0][1] or dict(c[0][2]).get("data-width")):
-        # its width (latex_widths) and its \centering, which the reader's layout pass took away
-        width = dict(c[0][2]).get("data-width")
-        first = ([node("RawBlock", ["latex", WIDTH_NOTE + width])] if width else []) + \
+        # its width and position (latex_widths) and its \centering, which the reader's layout pass took away
+        width, position = dict(c[0][2]).get("data-width"), dict(c[0][2]).get("data-position", "c")
+        first = ([node("RawBlock", ["latex", f"{WIDTH_NOTE}{width} {position}"])] if width else []) + \
             ([node("RawBlock", ["latex", "\\centering"])] if "centering" in c[0][1] else [])
-        attr = [c[0][0], [k for k in c[0][1] if k != "centering"], [a for a in c[0][2] if a[0] != "data-width"]]
-        return [node("Div", [attr, [*first, *c[1]]])]
+        last = [node("RawBlock", ["latex", END_NOTE])] if width else []
+        attr = [c[0][0], [k for k in c[0][1] if k != "centering"],
+                [a for a in c[0][2] if a[0] not in ("data-width", "data-position")]]
+        return [node("Div", [attr, [*first, *c[1], *last]])]
     if t == "Figure" and "unnumbered" in c[0][1] and c[1][1]:
         return [node("Figure", [c[0], [None, []], [*c[2], unnumbered_caption(caption_inlines(c[1][1]))]])]
     if t == "Table" and "unnumbered" in c[0][1] and c[1][1]:
@@ -363,13 +365,20 @@ def in_print(v):
     return [v]
 
 
-# A minipage's width in print: for_format leaves it as a comment first in the minipage, and
-# latex_widths puts it where pandoc's writer put 1/n of the line (it sets a figure's blocks side by
-# side, each as wide); the book's own widths stack a 0.95 minipage above two of 0.45.
+# A minipage in print: for_format leaves its width and position as a comment first in it and a comment
+# last, and latex_widths makes them the minipage: its own where pandoc's writer put 1/n of the line (it
+# sets a figure's blocks side by side, each as wide, each [t]), a new one where it wrote the blocks alone
+# (a minipage inside another block of a figure).  Minipages one after another share a line, as the
+# author's do; where their widths overflow it TeX stacks them (a 0.95 minipage above two of 0.45).
 WIDTH_NOTE = "%glossary-minipage-width "
-WRITTEN_WIDTH = re.compile(r"(\\begin\{minipage\}(?:\[[a-z]\])?\{)[\d.]+(\\linewidth\})\n"
-                           + re.escape(WIDTH_NOTE) + r"([\d.]+)\n\n?")
-LEFT_WIDTH = re.compile("^" + re.escape(WIDTH_NOTE) + r"[\d.]+\n\n?", re.M)
+END_NOTE = "%glossary-minipage-end"
+WRITTEN_WIDTH = re.compile(r"\\begin\{minipage\}(?:\[[a-z]\])?\{[\d.]+\\linewidth\}\n"
+                           + re.escape(WIDTH_NOTE) + r"([\d.]+) ([tcb])\n\n?")
+WRITTEN_END = re.compile(re.escape(END_NOTE) + r"\n+(?=\\end\{minipage\})")
+LEFT_WIDTH = re.compile("^" + re.escape(WIDTH_NOTE) + r"([\d.]+) ([tcb])\n\n?", re.M)
+LEFT_END = re.compile("^" + re.escape(END_NOTE) + "$", re.M)
+NEXT_MINIPAGE = re.compile(r"(\\end\{minipage\})\n\n+(?=\\begin\{minipage\})")
+BEGIN_MINIPAGE = r"\\begin{minipage}[\2]{\1\\linewidth}\n"
 # A photo with its own share of the line (line_share) that pandoc's writer put in a minipage of 1/n of
 # the line, as it does each block of a figure of several: the book sets it in the figure itself.
 WRAPPED_PHOTO = re.compile(r"\\begin\{minipage\}(?:\[[a-z]\])?\{[\d.]+\\linewidth\}\n"
@@ -377,10 +386,12 @@ WRAPPED_PHOTO = re.compile(r"\\begin\{minipage\}(?:\[[a-z]\])?\{[\d.]+\\linewidt
 
 
 def latex_widths(text):
-    """pandoc's LaTeX with each minipage of a figure as wide as the book's (one inside another is no
-    minipage in pandoc's LaTeX: its note goes), and a photo of a figure's several blocks as wide as its
-    own width says, not within 1/n of the line."""
-    return LEFT_WIDTH.sub("", WRITTEN_WIDTH.sub(r"\g<1>\3\2\n", WRAPPED_PHOTO.sub(r"\1", text)))
+    """pandoc's LaTeX with each minipage of a figure as wide and placed as the book's (one that pandoc
+    wrote as its blocks alone made one again), side by side with the next, and a photo of a figure's
+    several blocks as wide as its own width says, not within 1/n of the line."""
+    text = WRITTEN_END.sub("", WRITTEN_WIDTH.sub(BEGIN_MINIPAGE, WRAPPED_PHOTO.sub(r"\1", text)))
+    text = LEFT_END.sub(r"\\end{minipage}", LEFT_WIDTH.sub(BEGIN_MINIPAGE, text))
+    return NEXT_MINIPAGE.sub(r"\1\\hspace{1em}%\n", text)
 
 
 def line_share(attr):
@@ -404,7 +415,8 @@ def for_format(value, fmt):
                 # a minipage's share of the line, for the stylesheet (wide screens set it, phones stack them)
                 ident, classes, attrs = v["c"][0]
                 share = [["style", f"--share: {dict(attrs)['data-width']}"]]
-                out.append(node("Div", [[ident, classes, [a for a in attrs if a[0] != "data-width"] + share],
+                kept = [a for a in attrs if a[0] not in ("data-width", "data-position")]
+                out.append(node("Div", [[ident, classes, kept + share],
                                         for_format(v["c"][1], fmt)]))
                 continue
             if fmt == "html" and isinstance(v, dict) and v.get("t") == "Image" and line_share(v["c"][0]):

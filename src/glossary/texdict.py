@@ -213,12 +213,15 @@ class Body:
         return pos
 
     def minipage(self, pos):
-        """A minipage's width, marked after it for the page and print (environments.minipage_width)."""
+        """A minipage's width and its position (t, c, b; TeX's default c), marked after it for the page and
+        print (environments.minipage_width)."""
+        position = environments.MINIPAGE_POSITION.match(self.text, pos)
         pos = optional(self.text, optional(self.text, optional(self.text, pos)))
         width, _, end = argument(self.text, pos, self.src, "\\begin{minipage}")
         share = environments.minipage_width(width)
         if share is not None:
-            self.edits.append((end, end, f"{environments.MINIPAGE_MARK}{{{share}}}"))
+            where = position.group(1) if position else "c"
+            self.edits.append((end, end, f"{environments.MINIPAGE_MARK}{{{share}{where}}}"))
 
     def caption_star(self, start, pos, envs):
         """\\caption*, marked as its binding says (environments.caption_star); its text is scanned on."""

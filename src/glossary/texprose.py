@@ -361,7 +361,9 @@ def minipage(div):
     if share is None:
         return node("Div", [[ident, classes, attrs], blocks])
     blocks = ([node(first["t"], rest)] if rest else []) + blocks[1:]
-    return node("Div", [[ident, classes, [*attrs, ["data-width", share]]], blocks])
+    width, position = environments.MARKED_MINIPAGE.fullmatch(share).groups()
+    return node("Div", [[ident, classes, [*attrs, ["data-width", width], ["data-position", position or "c"]]],
+                        blocks])
 
 
 def unmarked(attr, caption):

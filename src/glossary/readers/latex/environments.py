@@ -26,6 +26,10 @@ COMMANDS = TEXT
 # the line each, where the book stacks a 0.95 minipage above two of 0.45.  The reader marks it
 # (`MINIPAGE_MARK{0.95}` after the width) for glossary.texprose.captions; print writes it back.
 MINIPAGE_MARK = "\\GlossaryMinipage"
+# its position, the first optional argument ([t]: its first line's baseline on the line's), marked after
+# the width (`MINIPAGE_MARK{0.45t}`): print sets side by side what the author set so
+MINIPAGE_POSITION = re.compile(r"\s*\[\s*([tcb])\s*\]")
+MARKED_MINIPAGE = re.compile(r"([\d.]+)([tcb])?")
 LINE_WIDTH = re.compile(r"\s*(\d*\.?\d*)\s*\\(?:textwidth|linewidth|columnwidth|hsize)\s*")
 
 
