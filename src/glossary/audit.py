@@ -11,7 +11,8 @@ looked at in four passes, 1280 and 390 px wide, in the light and the dark colour
 - numbers: no figure, table or equation number is shown twice on one page;
 - qq: no "??" in a page's text, in any SVG's text or in any PDF's (pdftotext);
 - math: every MathML script or fraction element (msub, msup, msubsup, munder, mover, munderover,
-  mfrac, mroot) has its base and scripts as children, no more and no fewer;
+  mfrac, mroot) has its base and scripts as children, no more and no fewer; every table cell of a
+  formula sits as its column says (a matrix's entries centred, an align's columns at the relation);
 - contrast: in the dark scheme, each drawn figure (an `img` of an SVG) keeps its strokes at
   3:1 or more against its background, measured on its screenshot (glossary.auditpage);
 - tex: no TeX in a page's <title>, descriptions, alt texts or ARIA labels, nor in terms.json
@@ -194,6 +195,8 @@ class Audit:
         self.math_pages += bool(found["malformed"])
         for what in found["malformed"]:
             self.fail("math", name, f"MathML {what}")
+        for what in found.get("misaligned", []):
+            self.fail("math", name, what)
 
     def check_refs(self):
         """Every reference's number against the numbers its target shows."""

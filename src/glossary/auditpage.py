@@ -107,6 +107,21 @@ COLLECT = r"""() => {
     .filter(e => e.children.length !== ARITY[e.localName])
     .map(e => { const a = e.closest('math') && e.closest('math').querySelector('annotation');
                 return `<${e.localName}> of ${e.children.length} in ${a ? a.textContent.trim().slice(0, 60) : '?'}`; });
+  // A formula's table cell whose content does not sit as its column says (columnalign: a matrix's
+  // entries centred, an align environment's columns right and left of the relation).
+  const misaligned = [];
+  for (const td of main.querySelectorAll('mtd[columnalign]')) {
+    const kids = [...td.children], cell = td.getBoundingClientRect(), how = td.getAttribute('columnalign');
+    if (!kids.length || !cell.width) continue;
+    const left = Math.min(...kids.map(k => k.getBoundingClientRect().left)) - cell.left;
+    const right = cell.right - Math.max(...kids.map(k => k.getBoundingClientRect().right));
+    if (how === 'center' ? Math.abs(left - right) > 2 : how === 'right' ? right > left + 2
+        : how === 'left' ? left > right + 2 : false) {
+      const note = td.closest('math') && td.closest('math').querySelector('annotation');
+      misaligned.push(`a ${how} column's cell set ${left > right ? 'right' : 'left'} in `
+                      + (note ? note.textContent.trim().replace(/\s+/g, ' ').slice(0, 40) : '?'));
+    }
+  }
   // A photo given a share of the line (its link's --share, from width=0.8\textwidth): the width it shows
   // at, over its box's.
   const shares = [...main.querySelectorAll('a.picture[style*="--share"]')].map(a => {
@@ -125,7 +140,7 @@ COLLECT = r"""() => {
   const captions = [...main.querySelectorAll('figcaption .figure-label strong, figcaption > span.label')]
     .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => t && !t.startsWith('('));
   return {numbers: items.map(i => [i.kind, i.n]), targets, refs, title: document.title, meta, malformed,
-          articles, cites, leftovers, shares, panels, captions,
+          articles, cites, leftovers, shares, panels, misaligned, captions,
           alts: [...document.querySelectorAll('img[alt]')].map(i => [i.getAttribute('src'), i.alt]),
           labels: [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
           qq: qq < 0 ? null : text.slice(Math.max(0, qq - 40), qq + 40).replace(/\s+/g, ' ')};
