@@ -317,6 +317,9 @@ def test_the_index_lists_each_index_word_at_its_entrys_page(work):
     first = next(i for i, text in enumerate(texts) if re.match(r"\s*Index\b", text))
     assert first > max(starts[title] for title in titles.values()), "the Index is not after the entries"
     assert starts["Index"] == first                                     # in the outline
+    # and in the contents, with the page it starts on, as the authors' book lists it
+    contents = " ".join(" ".join(t for t in texts[:first] if "Contents" in t).split())
+    assert re.search(rf"\bIndex \.*\s*{printed[first]}\b", contents), contents
     index = " ".join(" ".join(texts[first:]).split())
     for word, slugs in sorted(words_of.items()):
         pages = sorted({printed[starts[titles[slug]]] for slug in slugs}, key=int)
