@@ -120,6 +120,12 @@ def test_a_first_use_takes_the_article_and_the_capital_of_its_long_form():
     assert text(one(r"It ends. \gls{svm} starts, as An \gls{loss} does.")[0]["c"]) == \
         "It ends. Support vector machine (SVM) starts, as An loss does."
     assert text(one(r"See e.g. \gls{svm}.")[0]["c"]) == "See e.g. support vector machine (SVM)."
+    # an \index between the article and the term (the real dictionary's FedGD and discrete RV), which
+    # the book's Index keeps where it stood
+    blocks = one(r"It refers to an\index{svm method} \gls{svm}. An\index{x} \gls{svm} too.")
+    assert text(blocks[0]["c"]) == "It refers to a support vector machine (SVM). An SVM too.", text(blocks[0]["c"])
+    index = [s for s in find(blocks, "Span") if prose.PRINT_ONLY in s["c"][0][1]]
+    assert [s["c"][1][0]["c"][1] for s in index] == ["\\index{svm method}", "\\index{x}"]
     assert [texprose.article_for(t) for t in ("independent and identically distributed (i.i.d.)",
                                               "Euclidean space", "\\emph{unit} vector", "$k$-means", "ML",
                                               "GD step")] == ["an", "a", "a", None, "an", "a"]

@@ -127,8 +127,10 @@ def capitalise(inlines):
     return out
 
 
-# A glossary command with the article before it ("an \\gls{ml}"), which a first use may have to change.
-ARTICLE_CALL = re.compile(r"(?:(?<![\w\\$])(?P<article>[Aa]n?)(?P<space>\s+))?" + GLS_CALL.pattern)
+# A glossary command with the article before it ("an \\gls{ml}"), which a first use may have to change;
+# the authors may put an \\index between them ("an\\index{FedGD} \\gls{fl}"), which the book keeps there.
+ARTICLE_CALL = re.compile(r"(?:(?<![\w\\$])(?P<article>[Aa]n?)(?P<space>(?:\\index\{[^{}]*\})?\s+))?"
+                          + GLS_CALL.pattern)
 # Where a sentence starts: the text before it is empty or ends a sentence (not an abbreviation's dot).
 SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d)]?\s+$")
 
