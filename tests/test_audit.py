@@ -133,6 +133,12 @@ def broken(site, tmp_path_factory):
     # a formula's table cells at the start of their cells, whatever their columns say (Chromium's own
     # setting where a stylesheet gives text-align a standard value)
     edit(terms / "norm.html", "</head>", "<style>math mtd[columnalign] { text-align: start !important }</style></head>")
+    # a table wider than a phone, whose caption the stylesheet keeps in view (matrix.html); a rule that
+    # sets it as a plain table caption, which scrolls with the table, cuts it (function.html)
+    edit(terms / "matrix.html", '<div class="prose">', f'<div class="prose">\n{WIDE_TABLE}')
+    edit(terms / "function.html", '<div class="prose">', f'<div class="prose">\n{WIDE_TABLE}')
+    edit(terms / "function.html", "</head>",
+         "<style>table > caption { display: table-caption !important; position: static !important }</style></head>")
     # a page that names its figure otherwise than its PDF ("Fig. 1." there, as the main file sets it)
     edit(terms / "gd.html", "<strong>Fig.\u00a01.</strong>", "<strong>Figure\u00a01.</strong>")
     # the pages broken here, alone in the browser (the others are the fixture's, which passes the audit)
@@ -148,6 +154,10 @@ WIDE_PANELS = ('<figure><div class="center"><div class="minipage" style="--share
                + "<mo>+</mo>".join(f"<msub><mi>x</mi><mn>{i}</mn></msub>" for i in range(1, 13))
                + '</mrow><annotation encoding="application/x-tex">x_1 + \\dots + x_{12}</annotation></semantics>'
                '</math></span></p></div><div class="minipage" style="--share: 0.4"><p>(b)</p></div></div></figure>')
+# A table of 700 px or so under a caption of some 120 characters.
+WIDE_TABLE = ("<table><caption>A caption long enough to run past a phone's window: the relation of the dataset "
+              "shown in the figure of the dataset</caption><tbody><tr>"
+              + "".join(f"<td>column{i}column</td>" for i in range(8)) + "</tr></tbody></table>")
 BROKEN = ("vector", "learningrate", "datapoint", "feature", "gd", "function", "matrix", "norm")
 
 
@@ -170,6 +180,14 @@ def test_a_formulas_table_cell_not_set_as_its_column_says_is_named(broken):
     # the fixture's own tables (a matrix, an align) are set as their columns say
     assert not [f for f in broken["failures"] if f["check"] == "math" and f["page"] != "terms/norm.html"
                 and "column's cell" in f["what"]]
+
+
+@pytest.mark.slow
+def test_a_tables_caption_cut_by_its_scrolling_box_is_named(broken):
+    found = failed(broken, "width", "terms/function.html")
+    assert any("A caption long enough" in w and "at 390 px" in w for w in found), found
+    # where the stylesheet keeps it in view and as wide as the window
+    assert not [w for w in failed(broken, "width", "terms/matrix.html") if "caption" in w]
 
 
 @pytest.mark.slow

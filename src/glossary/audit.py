@@ -3,7 +3,8 @@
 Every page of the site is opened once in Debian's Chromium (one browser, one page object) and
 looked at in four passes, 1280 and 390 px wide, in the light and the dark colour scheme:
 
-- width: no page is wider than its viewport (the page's scrollWidth), in any of the four passes;
+- width: no page is wider than its viewport (the page's scrollWidth), and no table's caption runs past
+  the box its table scrolls in, in any of the four passes;
 - stops: no punctuation touching an inline formula ("x.", "x),") starts the line after it, in any pass;
 - refs: every number a reference shows ("(N)", "Fig. N", "Table N": a link whose text is a
   number, or a number and the term it belongs to, "(1) of gradient descent") is a number its target
@@ -141,6 +142,9 @@ class Audit:
             self.wide[f"{width} {scheme}"] += 1
             at = f" ({wide['culprit']} ends at {wide['right']} px)" if wide["culprit"] else ""
             self.fail("width", name, f"{wide['wide']} px wide at {width} px, {scheme}{at}")
+        for width, scheme, caption in result.get("cut", []):
+            self.fail("width", name, f"the caption {caption!r} runs past its table's box at {width} px, {scheme}: "
+                      f"its end shows only when the table is scrolled")
         for width, scheme, stop in result.get("stranded", []):
             self.stranded[f"{width} {scheme}"] += 1
             self.fail("stops", name, f"{stop!r} starts a line at {width} px, {scheme}")
@@ -312,7 +316,8 @@ def look(site, pages, axe=True):
             for n, name in enumerate(pages, 1):
                 if n % 100 == 0:
                     print(f"audit: {n} of {len(pages)} pages looked at ({name})", file=sys.stderr, flush=True)
-                result = {"name": name, "error": None, "wide": [], "stranded": [], "axe": {}, "contrasts": []}
+                result = {"name": name, "error": None, "wide": [], "stranded": [], "cut": [], "axe": {},
+                          "contrasts": []}
                 try:
                     visit(page, Path(site) / name, result, axe)
                 except PlaywrightError as err:
@@ -336,6 +341,7 @@ def visit(page, path, result, axe):
         if wide:
             result["wide"].append((width, scheme, wide))
         result["stranded"] += [(width, scheme, stop) for stop in auditpage.stranded(page)]
+        result["cut"] += [(width, scheme, caption) for caption in auditpage.cut_captions(page)]
         if width == 1280 and axe:
             result["axe"][scheme] = auditpage.axe_violations(page, None if scheme == "light" else ["color-contrast"])
         if (width, scheme) == (1280, "dark"):

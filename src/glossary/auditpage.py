@@ -192,6 +192,13 @@ STRANDED = r"""() => {
   return found;
 }""".replace("STOP_CHARS", mathml.STOP_CHARS)
 
+# A table's caption that runs past the box its table scrolls in: its end is out of view until the
+# reader scrolls the table.
+CUT_CAPTIONS = r"""() => [...document.querySelectorAll('main table > caption')].filter(c => {
+    const box = c.parentElement.getBoundingClientRect(), own = c.getBoundingClientRect();
+    return own.width && (own.right > box.right + 1 || own.left < box.left - 1);
+  }).map(c => c.textContent.replace(/\s+/g, ' ').trim().slice(0, 50))"""
+
 AXE_RUN = """async rules => {
   const r = await axe.run(document, Object.assign({resultTypes: ['violations']}, rules ? {runOnly: rules} : {}));
   return r.violations.flatMap(v => v.nodes.map(n => v.id + ': ' + n.target.join(' ') + ' ('
@@ -220,6 +227,10 @@ def too_wide(page):
 
 def stranded(page):
     return page.evaluate(STRANDED)
+
+
+def cut_captions(page):
+    return page.evaluate(CUT_CAPTIONS)
 
 
 def known(line):
