@@ -31,8 +31,8 @@ WIDE = rf"""
 		\begin{{equation*}} y = {SUM} \end{{equation*}}
 		in its first sentence.
 		Its text has $\mathbf{{A}}\mathbf{{x}} = \boldsymbol{{\mu}} + \bm{{w}}$, $\log x$, $\log(x)$,
-		$f\left(\mathbf{{x}}\right)$, $\max_{{i}} a_{{i}}$ and $\big( x \big)^{{T}}$, and the photo of
-		Fig.~\ref{{fig:wide-photo}}.
+		$f\left(\mathbf{{x}}\right)$, $\max_{{i}} a_{{i}}$ and $\big( x \big)^{{T}}$ (with ($k = 1$)), and the
+		photo of Fig.~\ref{{fig:wide-photo}}.
 		\begin{{figure}}[H]
 			\centering
 			\includegraphics[width=\textwidth]{{assets/wide}}
@@ -245,6 +245,27 @@ def test_bold_letters_and_operators_as_tex_sets_them(served, browser):
     assert opening[3] >= 1.15 * plain_height and closing[3] >= 1.15 * plain_height, (sized, plain_height)
     assert x[1] - opening[2] < 0.1 * em and closing[1] - x[2] < 0.1 * em, sized
     assert opening[2] - opening[1] <= 1.3 * fenced[1], (sized, fenced)
+    context.close()
+
+
+def test_an_inline_formula_paints_nothing_over_the_parenthesis_before_it(served, browser):
+    """The real dictionary's lagrangian showed a sliver of the "(" of "constraint (k = 1)": the formula's
+    padding, which holds its glyphs' overhang, lay over the "(" and its scroll covers painted the page's
+    colour on it.  The "(" shows as much ink as one in plain text."""
+    import numpy as np
+    from PIL import Image
+    site, base = served
+    context, page = open_page(browser, base + "terms/wide.html")
+    page.evaluate("""() => { const s = document.createElement('span'); s.id = 'alone'; s.textContent = '(';
+        const p = document.querySelector('.math-before').closest('p'); p.append(' ', s); }""")
+
+    def ink(selector):
+        box = page.locator(selector).first.bounding_box()
+        png = page.screenshot(clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]})
+        pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+        return float((255 - pixels).sum())
+    alone, before = ink("#alone"), ink(".math-before")
+    assert before >= 0.9 * alone, f"the '(' before a formula shows {before / alone:.0%} of its ink"
     context.close()
 
 

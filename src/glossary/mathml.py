@@ -114,6 +114,7 @@ def walk(node):
 # (the audit's stops check reads STOP_CHARS too: glossary.auditpage.STRANDED)
 STOP_CHARS = ".,;:!?)\\]"
 STOPS = re.compile(r'(?<!<span class="math-stops">)(?<!<span class="math-stops">\()'      # not twice
+                   r'(?<!<span class="math-before">\(</span>)'
                    r'(\(?)(<math\b[^>]*display="inline"[^>]*>.*?</math>)([' + STOP_CHARS + ']*)', re.S)
 
 
@@ -124,7 +125,11 @@ def tidy(markup):
 
 
 def with_stops(m):
+    """The formula and its punctuation in one span; a "(" before it in a span of its own, which style.css
+    paints above the formula's padding (it holds the glyphs' overhang, and its scroll covers the page's
+    colour, over the "(")."""
     before, math, after = m.groups()
+    before = f'<span class="math-before">{before}</span>' if before else ""
     return f'<span class="math-stops">{before}{math}{after}</span>' if before or after else math
 
 
