@@ -269,6 +269,24 @@ def test_an_inline_formula_paints_nothing_over_the_parenthesis_before_it(served,
     context.close()
 
 
+def test_a_panels_centred_label_is_centred_under_its_panel_on_a_phone(served, browser):
+    """specclustering's and lapmat's "(b)" under a formula (a centred minipage inside the panel's) sat at
+    the panel's left on a phone, where its box shrank to the label."""
+    site, base = served
+    context, page = open_page(browser, base + "terms/wide.html", width=390)
+    offset = page.evaluate("""() => {
+        const f = document.createElement('figure');
+        f.innerHTML = '<div class="center"><div class="minipage" style="--share: 0.4"><p><span class="math-display">'
+          + document.querySelector('.prose math').outerHTML + '</span></p><div class="minipage centering" '
+          + 'style="--share: 1"><p><span id="label">(b)</span></p></div></div></div>';
+        document.querySelector('.prose').prepend(f);
+        const panel = f.querySelector('.minipage').getBoundingClientRect();
+        const label = f.querySelector('#label').getBoundingClientRect();
+        return (label.left + label.right) / 2 - (panel.left + panel.right) / 2; }""")
+    assert abs(offset) <= 2, f"the label sits {offset:.0f} px from its panel's centre"
+    context.close()
+
+
 def test_headings_and_figures_show_a_permalink_on_hover_and_on_focus(served, browser):
     site, base = served
     context, page = open_page(browser, base + "terms/overfitting.html")
