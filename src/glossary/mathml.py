@@ -26,8 +26,8 @@ formula (glossary.render calls tidy() on each piece of HTML pandoc writes).
   \\mathop in the formula's TeX becomes an munder there.
 - A delimiter of a fixed size (\\big( … \\bigr), \\Bigg\\{: texmath's stretchy mo with minsize = maxsize, a
   percentage) is the plain glyph at that size: Chromium draws a stretchy one from its font's size
-  variants in a box up to twice as wide (a gap each side, 8.6 px of 15.6 for Latin Modern Math's "(" at
-  17.85 px), and stretches none that is the base of a script (\\big)^T stayed small).  Scaled from the
+  variants in a box up to twice as wide (a gap each side), and stretches none that is the base of a
+  script (\\big)^T stayed small).  Scaled from the
   baseline, the glyph is raised off the math axis, on which TeX centres it: an mpadded lowers it back
   by a quarter em per unit of scale (the axis of TeX's fonts).
 A formula is left as it is if its markup is not what pandoc writes (an unclosed tag, a stray one)."""

@@ -217,7 +217,7 @@ class Pass:
     def inline(self, x):
         t, c = x["t"], x.get("c")
         if t == "Span" and (PRINT_ONLY in c[0][1] or GAP in c[0][1]):
-            return [x]      # raw TeX a reader made of a construct it knows (texprose: \\index), not the author's
+            return [x]      # raw TeX a reader made of a construct it knows (\\index, \\hspace), not the author's
         if t == "RawInline":
             self.no_definition(c[1])
             text = c[1]
