@@ -142,7 +142,7 @@ class Audit:
             self.wide[f"{width} {scheme}"] += 1
             at = f" ({wide['culprit']} ends at {wide['right']} px)" if wide["culprit"] else ""
             self.fail("width", name, f"{wide['wide']} px wide at {width} px, {scheme}{at}")
-        for width, scheme, caption in result.get("cut", []):
+        for width, scheme, caption in result["cut"]:
             self.fail("width", name, f"the caption {caption!r} runs past its table's box at {width} px, {scheme}: "
                       f"its end shows only when the table is scrolled")
         for width, scheme, stop in result.get("stranded", []):
@@ -187,7 +187,7 @@ class Audit:
             if abs(shown - share) > SHARE_SLACK:
                 self.fail("share", name, f"the photo {src} shows at {shown:.2f} of its line, where its source "
                           f"gives {share:g} (width={share:g}\\textwidth)")
-        for text, box, wide in found.get("panels", []):
+        for text, box, wide in found["panels"]:
             self.fail("share", name, f"the formula {text!r} scrolls in its side-by-side panel at 1280 px ({wide} px "
                       f"in {box} px): the book lets it stick out of its minipage")
         for before, label in found["cites"]:
@@ -199,7 +199,7 @@ class Audit:
         self.math_pages += bool(found["malformed"])
         for what in found["malformed"]:
             self.fail("math", name, f"MathML {what}")
-        for what in found.get("misaligned", []):
+        for what in found["misaligned"]:
             self.fail("math", name, what)
 
     def check_refs(self):

@@ -57,6 +57,12 @@ PRINT_ONLY = "print-only"
 # print writes its TeX, a page an empty box of that width ("width": a TeX length in a unit CSS shares),
 # Markdown nothing (for_format).
 GAP = "gap"
+# The Spans a reader makes of raw TeX it knows (PRINT_ONLY, GAP): not the author's unknown TeX.
+KNOWN_RAW = (PRINT_ONLY, GAP)
+
+
+def known_raw(x):
+    return x.get("t") == "Span" and any(k in x["c"][0][1] for k in KNOWN_RAW)
 # Where an [[xref]] points, by output format ("latex" is a macro instead).
 XREF_TARGET = {"html": "{slug}.html", "markdown": "{slug}.md"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|vbscript|file|data):", re.IGNORECASE)
@@ -216,7 +222,7 @@ class Pass:
 
     def inline(self, x):
         t, c = x["t"], x.get("c")
-        if t == "Span" and (PRINT_ONLY in c[0][1] or GAP in c[0][1]):
+        if known_raw(x):
             return [x]      # raw TeX a reader made of a construct it knows (\\index, \\hspace), not the author's
         if t == "RawInline":
             self.no_definition(c[1])

@@ -41,7 +41,18 @@ import re
 
 from glossary import eqnumbers
 from glossary.entries import EntryError
-from glossary.prose import ABBREVIATIONS, FORBIDDEN, GAP, PRINT_ONLY, formulas, inlines_of, node, nodes, run_pandoc
+from glossary.prose import (
+    ABBREVIATIONS,
+    FORBIDDEN,
+    GAP,
+    PRINT_ONLY,
+    formulas,
+    inlines_of,
+    known_raw,
+    node,
+    nodes,
+    run_pandoc,
+)
 from glossary.readers.latex import environments, glossaries, kernel, lexer, reads, references
 from glossary.readers.latex.glossaries import form_name, form_text
 
@@ -649,8 +660,7 @@ def unknown(blocks):
     """The raw TeX pandoc left in the blocks (constructs it did not know), in document order;
     the raw copy a Cite keeps of its own command is not counted, nor print-only TeX (\\index)."""
     def raw_or_cite(node):
-        return node.get("t") in ("RawInline", "RawBlock", "Cite") or \
-            node.get("t") == "Span" and {PRINT_ONLY, GAP} & set(node["c"][0][1])   # \\index, \\hspace: known
+        return node.get("t") in ("RawInline", "RawBlock", "Cite") or known_raw(node)    # \\index, \\hspace: known
     return [node["c"][1] for node in nodes(blocks, raw_or_cite)
             if node.get("t") in ("RawInline", "RawBlock") and node["c"][0] == "latex"]
 
