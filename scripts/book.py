@@ -1,10 +1,11 @@
 """Rule book: the book's LaTeX (its front matter, every entry's section in the book's order, one
-bibliography), compiled into its PDF with the entries' notation package and the figure PDFs already
-built; then its links checked (glossary.links), so that the site's check need not wait for the book."""
+bibliography), in pieces when it is large (glossary.typeset.book_pieces), compiled into its PDF with the
+entries' notation package and the figure PDFs already built (glossary.bookrun); then its links checked
+(glossary.links), so that the site's check need not wait for the book."""
 import sys
 from pathlib import Path
 
-from glossary import batchfiles, jsonio, links, typeset
+from glossary import batchfiles, bookrun, jsonio, links, typeset
 
 sys.stderr = open(snakemake.log["job"], "w")
 params, inp, out = snakemake.params, snakemake.input, snakemake.output
@@ -14,7 +15,8 @@ order = iter(params["order"])
 parts = []
 for part in params["parts"]:
     slugs = [next(order) for _ in range(part["count"])]
-    parts.append({"title": part["title"], "entries": [(slug, sections[slug]) for slug in slugs]})
+    parts.append({"title": part["title"], "entries": [(slug, sections[slug]) for slug in slugs],
+                  "initials": part["initials"]})
 front = dict(params["front"])
 if inp["symbols"]:
     macros = "".join(Path(p).read_text(encoding="utf-8") for p in inp["macros"])
@@ -22,15 +24,17 @@ if inp["symbols"]:
                         jsonio.read(inp["names"])["targets"])
 # every record the book cites, the List of Symbols' too (glossary.plan.Plan.cited), formatted once
 formatted = jsonio.read(inp["references"][0]) if inp["references"] else {}
-document = typeset.book_document(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
-                                 demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
-                                 words_=params["words"], captions=params["captions"])
-Path(out["tex"]).write_text(document, encoding="utf-8")
-
+pieces = typeset.book_pieces(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
+                             demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
+                             words_=params["words"], captions=params["captions"], limit=params["piece"])
+for piece in pieces:
+    typeset.check_preamble(piece["tex"], Path(out["tex"]) / f"{piece['name']}.tex", inp["fmt"], inp["fmt_tex"])
 pdf = Path(out["pdf"])
-typeset.compile_document(out["tex"], pdf, snakemake.log["tex"], [Path(inp["notation"]).parent], params["passes"],
-                         params["site_terms"], settled=params["settled"], fmt=inp["fmt"],
-                         fmt_source=inp["fmt_tex"])
+ran = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], inp["fmt"],
+                     inputs=[Path(inp["notation"]).parent], links={typeset.TERMS: params["site_terms"]},
+                     jobs=params["jobs"])
+# which pieces ran, how often (the tests read it: an edit reruns its own piece)
+print(f"{len(pieces)} piece(s); ran: " + (", ".join(f"{n} x{k}" for n, k in ran.items()) or "none"), file=sys.stderr)
 check = params["links"]
 # a dead link names the entry whose section holds it (the first in the book's order)
 holders = {slug: sections[slug] for slug in params["order"]}

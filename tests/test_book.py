@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from test_dictionary_build import build, built_ok, copy_fixture, fixture_terms, slug_of
+from test_dictionary_build import build, built_ok, copy_fixture, edit, fixture_terms, slug_of
 from test_print import links
 
 from glossary import batchfiles, jsonio, latex, plan, typeset
@@ -103,6 +103,35 @@ def work(tmp_path_factory):
     return root / "dict", source, out
 
 
+# A book of more entries is typeset in pieces (config book_piece): the fixture's sections of more than
+# four entries then a piece per initial letter.
+PIECE = 4
+
+
+def piece_profile(root):
+    """A Snakemake profile folder whose config file sets book_piece: PIECE (over config.yaml's)."""
+    (root / "pieces.yaml").write_text(f"book_piece: {PIECE}\n")
+    (root / "profile").mkdir()
+    (root / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{root / 'pieces.yaml'}]\n")
+    return root / "profile"
+
+
+@pytest.fixture(scope="module")
+def pieces(work, tmp_path_factory):
+    """The same copy built with its book in pieces (glossary.bookrun): front matter, List of Symbols, a
+    piece per section or per initial letter of a larger one, bibliography and Index, joined."""
+    root = tmp_path_factory.mktemp("pieces")
+    out = root / "out"
+    built_ok(build(work[1], out, profile=piece_profile(root)))
+    return work[0], work[1], out
+
+
+@pytest.fixture(scope="module", params=["work", "pieces"])
+def book(request):
+    """The built copy (root, source, out) with its book typeset whole (work), then in pieces."""
+    return request.getfixturevalue(request.param)
+
+
 @pytest.fixture(scope="module")
 def model(work):
     """The dictionary model of the copy (what the build read)."""
@@ -121,12 +150,12 @@ def first_sentence(body):
     return words(re.split(r"[\\$]", re.sub(r"\\index\{[^{}]*\}", "", body), maxsplit=1)[0])
 
 
-def test_entries_run_on_and_the_text_starts_once(work):
-    out = work[2]
+def test_entries_run_on_and_the_text_starts_once(book):
+    out = book[2]
     terms = fixture_terms()
     book = out / "site/dictionary.pdf"
-    pages = len(PdfReader(str(book)).pages)
-    assert pages < len(terms), f"{pages} pages for {len(terms)} entries: an entry still takes a page"
+    starts = [page for _, page, depth in outline(book) if depth == 1]      # the entries, below their sections
+    assert len(starts) == len(terms) and len(set(starts)) < len(starts), f"{starts}: an entry still takes a page"
     text, pdf = words(pdftotext(book)), words(pdftotext(out / "site/terms/vector.pdf"))
     opening = first_sentence(terms["vector"]["body"])      # "A vector is an ordered list of"
     assert len(opening.split()) >= 5
@@ -135,8 +164,8 @@ def test_entries_run_on_and_the_text_starts_once(work):
     assert "Cite this entry" in pdf and "@misc{glossary:vector," in pdf          # the term PDF keeps its record
 
 
-def test_see_also_in_the_book_and_each_term_pdf_linked(work):
-    out = work[2]
+def test_see_also_in_the_book_and_each_term_pdf_linked(book):
+    out = book[2]
     terms = fixture_terms()
     catalog = {row["slug"]: row["title"] for row in jsonio.read(out / "results/catalog.json")["entries"]}
     with_lists = {k: see_also_of(t["body"]) for k, t in terms.items() if see_also_of(t["body"])}
@@ -205,8 +234,8 @@ def bibliography_items(text):
     return {int(n): words(body) for n, body in zip(items[1::2], items[2::2])}
 
 
-def test_one_bibliography_numbered_through_the_book(work, model):
-    root, _, out = work
+def test_one_bibliography_numbered_through_the_book(book, model):
+    root, _, out = book
     book = out / "site/dictionary.pdf"
     text = pdftotext(book)
     assert len(re.findall(r"^\s*References\s*$", text, re.M)) == 1
@@ -224,27 +253,27 @@ def test_one_bibliography_numbered_through_the_book(work, model):
     assert "[1] H. Robbins" in gd and "[2] I. Goodfellow" in gd
 
 
-def test_title_page_authors_and_please_cite_as(work, model):
+def test_title_page_authors_and_please_cite_as(book, model):
     assert model["authors"] == AUTHORS and model["cite_as"]
-    first = words(subprocess.run(["pdftotext", "-l", "1", str(work[2] / "site/dictionary.pdf"), "-"],
+    first = words(subprocess.run(["pdftotext", "-l", "1", str(book[2] / "site/dictionary.pdf"), "-"],
                                  capture_output=True, text=True, check=True).stdout)
     assert "A Tiny Dictionary of Machine Learning" in first
     assert " and ".join(AUTHORS) in first
     assert "Lovelace and A. Turing, A Tiny Dictionary of Machine Learning. London, 2026." in first
 
 
-def test_the_main_files_acknowledgment_is_a_page_of_the_book(work, model):
+def test_the_main_files_acknowledgment_is_a_page_of_the_book(book, model):
     assert [p["title"] for p in model["front_matter"]] == ["Acknowledgment"]
-    second = words(subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(work[2] / "site/dictionary.pdf"), "-"],
+    second = words(subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(book[2] / "site/dictionary.pdf"), "-"],
                                   capture_output=True, text=True, check=True).stdout)
     assert second.startswith("Acknowledgment This tiny dictionary grew out of the project\u2019s tests"), second
     assert "the Council of Small Examples (grant 42);" in second and "https://example.org/tests" in second
-    assert ("Acknowledgment", 1) in {(t, p) for t, p, _ in outline(work[2] / "site/dictionary.pdf")}
+    assert ("Acknowledgment", 1) in {(t, p) for t, p, _ in outline(book[2] / "site/dictionary.pdf")}
 
 
-def test_list_of_symbols_in_the_built_book(work, model):
+def test_list_of_symbols_in_the_built_book(book, model):
     assert model["symbols_file"]
-    book = work[2] / "site/dictionary.pdf"
+    book = book[2] / "site/dictionary.pdf"
     text = words(pdftotext(book))
     assert "List of Symbols" in text and "The sum of the diagonal of a matrix" in text
     assert ("List of Symbols", 0) in {(t, d) for t, _, d in outline(book)}
@@ -286,7 +315,7 @@ def test_the_book_starts_from_the_entry_pdfs_format(work, tmp_path):
     _, _, out = work
     first = (out / "logs/book/dictionary.tex.log").read_text(encoding="latin-1").splitlines()[0]
     assert "format=entry" in first, first
-    book = (out / "results/print/dictionary.tex").read_text(encoding="utf-8")
+    book = (out / "results/print/book/dictionary.tex").read_text(encoding="utf-8")
     assert latex.END_OF_DUMP in book
     tex = tmp_path / "book.tex"
     tex.write_text(book.replace(r"\usepackage{amsmath,amssymb}", r"\usepackage{amsmath}"), encoding="utf-8")
@@ -297,11 +326,11 @@ def test_the_book_starts_from_the_entry_pdfs_format(work, tmp_path):
     assert not (tmp_path / "book.pdf").exists()
 
 
-def test_the_index_lists_each_index_word_at_its_entrys_page(work):
+def test_the_index_lists_each_index_word_at_its_entrys_page(book):
     """The authors' book ends with an Index of their \\index words (makeidx); so does the book: each word
     with the page its entry's text has it on (each \\index here follows the entry's first words), the
     number linked to that page.  A page and an entry's PDF show nothing of it."""
-    dict_root, _, out = work
+    dict_root, _, out = book
     book = out / "site/dictionary.pdf"
     words_of = {}
     for key, term in fixture_terms().items():
@@ -313,7 +342,7 @@ def test_the_index_lists_each_index_word_at_its_entrys_page(work):
     # an entry's page: its outline item; the number printed on it: the page's foot
     starts = {title: page for title, page, _ in outline(book)}
     titles = {slug_of(key): term["fields"]["name"] for key, term in fixture_terms().items()}
-    printed = [text.split()[-1] if text.split() else "" for text in texts]
+    printed = [([t for t in text.split() if re.fullmatch(r"\d+|[ivxlc]+", t)] or [""])[-1] for text in texts]
     first = next(i for i, text in enumerate(texts) if re.match(r"\s*Index\b", text))
     assert first > max(starts[title] for title in titles.values()), "the Index is not after the entries"
     assert starts["Index"] == first                                     # in the outline
@@ -338,3 +367,78 @@ def test_the_index_lists_each_index_word_at_its_entrys_page(work):
 def pdftotext_page(path, n):
     return subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(path), "-"], capture_output=True,
                           text=True, check=True).stdout
+
+
+def page_words(path):
+    reader = PdfReader(str(path))
+    return reader, [words(pdftotext_page(path, i + 1)) for i in range(len(reader.pages))]
+
+
+def test_a_book_in_pieces_reads_as_the_whole_one(work, pieces):
+    """The book in pieces (each its own pdflatex run, joined) has the whole book's outline, link targets
+    and text; its page labels run on from piece to piece and match the numbers printed at each foot;
+    every link lands on its target's page; each piece after the first of a section starts a new page
+    at an initial letter, where the whole book runs the entries on."""
+    tex = sorted(p.stem for p in (pieces[2] / "results/print/book").glob("*.tex"))
+    bodies = [t for t in tex if t.startswith("body-")]
+    assert {"front", "symbols", "back"} <= set(tex) and len(bodies) > 3, tex     # the sections, and letters
+    whole, joined = work[2] / "site/dictionary.pdf", pieces[2] / "site/dictionary.pdf"
+    assert len(PdfReader(str(whole)).pages) < len(fixture_terms())          # whole, the entries run on
+    assert [(t, d) for t, _, d in outline(whole)] == [(t, d) for t, _, d in outline(joined)]
+    reader, texts = page_words(joined)
+    # the entries' and the bibliography's (the rest count apart in each piece)
+    named = {n for n in PdfReader(str(whole)).named_destinations if n.startswith(("term:", "bib-"))}
+    assert len(named) > len(fixture_terms()) and named <= set(reader.named_destinations)
+    assert " ".join(texts).count(first_sentence(fixture_terms()["vector"]["body"])) == 1
+    # labels: i, ii, ... then 1, 2, ... on from piece to piece, as printed
+    labels = list(reader.page_labels)
+    arabic = labels[labels.index("1"):]
+    assert arabic == [str(n) for n in range(1, len(arabic) + 1)] and labels[0] == "i"
+    for label, text in zip(labels[1:], texts[1:]):                    # the title page has no number
+        assert [t for t in text.split() if re.fullmatch(r"\d+|[ivxlc]+", t)][-1] == label, (label, text[-80:])
+    # each link to an entry lands on the page that shows its name
+    titles = {slug_of(k): t["fields"]["name"] for k, t in fixture_terms().items()}
+    found, _ = links(joined)
+    targets = {d for _, kind, d in found if kind == "GoTo"}
+    assert len({t for t in targets if t.startswith("term:")}) >= 10, targets
+    for target in targets:
+        page = reader.get_destination_page_number(reader.named_destinations[target])
+        if target.startswith("term:"):
+            assert titles[target[5:]] in texts[page], (target, page)
+    # a piece of a section's later letters starts a page, its first entry at the top
+    rows, whole_rows = outline(joined), outline(whole)
+    order = [t for t, _, _ in rows]
+    shared = 0
+    for body in bodies:
+        text = (pieces[2] / "results/print/book" / f"{body}.tex").read_text(encoding="utf-8")
+        if "\\glossarysection{" in text:
+            continue
+        title = re.search(r"\\glossaryentry\{[^}]*\}\{([^}]*)\}", text).group(1)
+        at = order.index(title)
+        section = next(t for t, _, depth in reversed(rows[:at]) if depth == 0)
+        assert rows[at][1] > rows[at - 1][1], (body, title)
+        # the running head (the section, this entry), then the entry
+        assert texts[rows[at][1]].startswith(f"{section} {title} {title}"), texts[rows[at][1]][:120]
+        shared += whole_rows[at][1] == whole_rows[at - 1][1]
+    assert shared, "no letter's piece split a page of the whole book: the fixture no longer tests it"
+
+
+def test_an_edit_reruns_its_own_piece_of_the_book(tmp_path):
+    """One word edited in an entry: the book reruns that entry's piece, once, and joins the pieces again
+    (the job's log tells which ran); the others are its last build's."""
+    source = copy_fixture(tmp_path / "dict")
+    out = tmp_path / "out"
+    profile = piece_profile(tmp_path)
+    built_ok(build(source, out, profile=profile))
+    assert "ran: " in (out / "logs/book/dictionary.log").read_text()
+    before = (out / "site/dictionary.pdf").read_bytes()
+    edit(tmp_path / "dict/TinyDict_Audit.tex", "A norm\\index{norm} assigns a length",
+         "A norm\\index{norm} gives a length")
+    built_ok(build(source, out, profile=profile))
+    holder = [p.stem for p in (out / "results/print/book").glob("body-*.tex")
+              if "\\glossaryentry{norm}{" in p.read_text(encoding="utf-8")]
+    ran = re.search(r"ran: (.*)", (out / "logs/book/dictionary.log").read_text()).group(1)
+    assert holder and ran == f"{holder[0]} x1", ran
+    after = (out / "site/dictionary.pdf").read_bytes()
+    assert after != before and b"gives a length" not in after      # compressed: the text is in the PDF's streams
+    assert "A norm gives a length" in words(pdftotext(out / "site/dictionary.pdf"))

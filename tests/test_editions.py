@@ -181,14 +181,14 @@ def test_each_editions_search_finds_its_own_words_with_its_stemming(site):
 
 def test_each_editions_book_uses_its_babel_language(built, site):
     out = built[1]
-    assert "\\usepackage[ngerman]{babel}" in (out / "editions/de/results/print/dictionary.tex").read_text()
-    assert "babel" not in (out / "results/print/dictionary.tex").read_text()
+    assert "\\usepackage[ngerman]{babel}" in (out / "editions/de/results/print/book/dictionary.tex").read_text()
+    assert "babel" not in (out / "results/print/book/dictionary.tex").read_text()
     de = subprocess.run(["pdftotext", str(site / "de/dictionary.pdf"), "-"], capture_output=True, text=True).stdout
     en = subprocess.run(["pdftotext", str(site / "dictionary.pdf"), "-"], capture_output=True, text=True).stdout
     assert "Inhaltsverzeichnis" in de and "Vektor" in de
     assert "Inhaltsverzeichnis" not in en
     # Greek: babel's greek, its fonts from Debian's texlive-lang-greek
-    assert "\\usepackage[greek]{babel}" in (out / "editions/el/results/print/dictionary.tex").read_text()
+    assert "\\usepackage[greek]{babel}" in (out / "editions/el/results/print/book/dictionary.tex").read_text()
     el = subprocess.run(["pdftotext", str(site / "el/dictionary.pdf"), "-"], capture_output=True, text=True).stdout
     assert "Περιεχόμενα" in el and "διάνυσμα" in el
     fonts = subprocess.run(["pdffonts", str(site / "el/terms/vector.pdf")], capture_output=True, text=True).stdout

@@ -86,7 +86,13 @@ def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
     src, out = shutil.copytree(FIXTURE, tmp_path / "dict"), tmp_path / "out"
     config, audit = src / "dictionary.yaml", src / "TinyDict_Audit.tex"
     originals = {p: p.read_text(encoding="utf-8") for p in (config, audit, src / "TinyDict_Numbers.tex")}
-    built(REPO, "--source", str(config), "--out", str(out))
+    # its book in pieces (glossary.bookrun), so that each piece's kept runs are checked too
+    (tmp_path / "pieces.yaml").write_text("book_piece: 4\n")
+    (tmp_path / "profile").mkdir()
+    (tmp_path / "profile/config.yaml").write_text(f"cores: 2\nconfigfile: [{tmp_path / 'pieces.yaml'}]\n")
+    profile = ("--profile", str(tmp_path / "profile"))
+    built(REPO, "--source", str(config), "--out", str(out), *profile)
+    assert len(list((out / "results/print/book").glob("body-*.tex"))) > 3
     terms = out / "site/terms"
     assert {"iid.html", "pipeline.html", "pipeline/graphics/1.png", "pipeline/pictures/1.svg"} <= {
         p.relative_to(terms).as_posix() for p in terms.rglob("*")}
@@ -99,7 +105,7 @@ def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
     without_term(audit, "pipeline")
     config.write_text(originals[config].rstrip("\n") + "\n" + LR_YAML, encoding="utf-8")
     edit(audit, MSE_END, MSE_PICTURE)
-    built(REPO, "--source", str(config), "--out", str(out))
+    built(REPO, "--source", str(config), "--out", str(out), *profile)
     names = {p.relative_to(terms).as_posix() for p in terms.rglob("*")}
     assert {"epoch.html", "iidsample.pdf", "learningrate.py", "learningrate.ipynb", "learningrate/data/lr_steps.csv",
             "learningrate/figures/steps.svg", "mse/pictures/1.svg"} <= names
@@ -108,7 +114,7 @@ def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
     # A link to a deleted term is an error: the build stops, site/ stays as it was.
     before = tree_bytes(out / "site")
     without_term(src / "TinyDict_Numbers.tex", "stepsize")       # leastsquares links to it
-    run = build(REPO, "--source", str(config), "--out", str(out))
+    run = build(REPO, "--source", str(config), "--out", str(out), *profile)
     assert run.returncode != 0 and "stepsize" in run.stderr, run.stdout[-2000:] + run.stderr[-2000:]
     assert tree_bytes(out / "site") == before
     (src / "TinyDict_Numbers.tex").write_text(originals[src / "TinyDict_Numbers.tex"], encoding="utf-8")
@@ -116,10 +122,10 @@ def test_latex_dictionary_edited_equals_its_clean_build(tmp_path):
     # The demo detached, the picture taken away again.
     config.write_text(originals[config], encoding="utf-8")
     edit(audit, MSE_PICTURE, MSE_END)
-    built(REPO, "--source", str(config), "--out", str(out))
+    built(REPO, "--source", str(config), "--out", str(out), *profile)
 
     clean_src = shutil.copytree(src, tmp_path / "clean-dict")
-    built(REPO, "--source", str(clean_src / "dictionary.yaml"), "--out", str(tmp_path / "clean"))
+    built(REPO, "--source", str(clean_src / "dictionary.yaml"), "--out", str(tmp_path / "clean"), *profile)
     assert_same_as_clean(out, tmp_path / "clean")
 
 

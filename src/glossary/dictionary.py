@@ -462,6 +462,11 @@ def pictures_snapshot(entry, forms, root, labels=None, titles=None):
             "graphics": [{"n": g["n"], "path": g["path"]} for g in entry.get("graphics", [])]}
 
 
+def initial(slug, entry):
+    """The letter an entry starts with in the book's order (its sort key's first; "" for none)."""
+    return title_order(slug, entry["title"], entry.get("sort"))[0][:1]
+
+
 def book_order(loaded):
     """The slugs in the book's order: section by section as the dictionary orders its sections,
     alphabetical by title within each (the index's order)."""

@@ -194,7 +194,8 @@ def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=(), links=None,
     names = [*search, *searched]
     env = {k: v for k, v in os.environ.items() if k not in ("TEXMFOUTPUT", "openin_any", "openout_any")}
     # The trailing separator keeps TeX's own search path after these folders.
-    env.update(SANDBOX, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1",
+    # max_print_line: the log's lines unbroken, so that a warning naming a long name reads whole
+    env.update(SANDBOX, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1", max_print_line="100000",
                TEXINPUTS=os.pathsep.join(names + [""]))
     run = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-recorder",

@@ -422,10 +422,13 @@ class Plan:
         return [batchfiles.sections_path(b) for b in self.batches]
 
     def book_parts(self):
-        """The book's parts: each section of the dictionary with the number of its entries (book order)."""
+        """The book's parts: each section of the dictionary with the number of its entries and their
+        initial letters (dictionary.initial), in the book's order."""
         order = dictionary.book_order(self.dictionary)
-        return [{"title": sec["title"], "count": sum(self.entries[s]["section"] == sec["id"] for s in order)}
-                for sec in self.dictionary["sections"]]
+        return [{"title": sec["title"], "count": len(slugs),
+                 "initials": [dictionary.initial(s, self.entries[s]) for s in slugs]}
+                for sec in self.dictionary["sections"]
+                for slugs in [[s for s in order if self.entries[s]["section"] == sec["id"]]]]
 
     def book_figures(self):
         return [pdf for slug in self.entries for pdf in self.figure_pdfs(slug)]

@@ -127,13 +127,50 @@ def license_text(license_):
 
 def book_document(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
                   words_=None, captions=None):
-    """The book's LaTeX.  `parts` are the dictionary's sections in the book's order, each
-    {"title", "entries": [(slug, the entry's print section)]} (a heading each when there are
-    several); `front`: {"title", "authors", "cite_as", "license", "front_matter": the main file's pages
-    after its title page [{"title", "tex"}], "symbols": (the List of Symbols' text, the macro files'
-    text, the names' targets) or None}; `formatted`: the cited records
-    (references.json).  Every entry's reference list goes into the one bibliography at the end; an Index
-    (makeidx) follows it when an entry has \\index entries, as the authors' book has one."""
+    """The book's LaTeX, as one document (book_pieces with no limit)."""
+    [whole] = book_pieces(parts, site_title, site_url, template_dir, demos=demos, babel=babel, front=front,
+                          formatted=formatted, words_=words_, captions=captions)
+    return whole["tex"]
+
+
+# The kinds of a book's pieces, each its own pdflatex run (glossary.bookrun), in the book's order: the
+# title page, front matter and contents (numbered i, ii, ...); the List of Symbols; the entries; the
+# bibliography and the Index.  A book typeset in one run is one piece, WHOLE.
+WHOLE, FRONT, SYMBOLS, BODY, BACK = "whole", "front", "symbols", "body", "back"
+
+
+def divide(parts, limit):
+    """The book's entries in pieces: [[{"title", "entries", "continued"}]], each a list of runs of one
+    section's entries.  Each section is a piece; a section of more than `limit` entries is a piece per
+    initial letter (`part["initials"]`, one per entry), as a large dictionary starts each letter on a new
+    page, and a letter of more than `limit` entries a piece per `limit` of them."""
+    pieces = []
+    for part in parts:
+        entries = part["entries"]
+        if len(entries) <= limit:
+            pieces.append([dict(part, continued=False)])
+            continue
+        bounds, start = [0], 0
+        for i in range(1, len(entries) + 1):
+            if i == len(entries) or part["initials"][i] != part["initials"][start]:
+                bounds += [*range(start + limit, i, limit), i]
+                start = i
+        pieces.extend([dict(part, entries=entries[a:b], continued=a > 0)] for a, b in zip(bounds, bounds[1:]))
+    return pieces
+
+
+def book_pieces(parts, site_title, site_url, template_dir, demos=True, babel="", front=None, formatted=None,
+                words_=None, captions=None, limit=None):
+    """The book's LaTeX, in pieces: [{"name", "kind", "tex", "nested"}] (nested: its first outline items
+    belong under the section heading of the piece before it).  `parts` are the dictionary's sections in
+    the book's order, each {"title", "entries": [(slug, the entry's print section)], "initials": the
+    entries' initial letters} (a heading each when there are several); `front`: {"title", "authors",
+    "cite_as", "license", "front_matter": the main file's pages after its title page [{"title", "tex"}],
+    "symbols": (the List of Symbols' text, the macro files' text, the names' targets) or None};
+    `formatted`: the cited records (references.json).  Every entry's reference list goes into the one
+    bibliography at the end; an Index (makeidx) follows it when an entry has \\index entries, as the
+    authors' book has one.  A book of more than `limit` entries is typeset in pieces (divide): front
+    matter, List of Symbols, the entries', and the bibliography with the Index; else as one, WHOLE."""
     front = front or {}
     bib = bookparts.Bibliography(formatted)
     symbols = None
@@ -142,13 +179,32 @@ def book_document(parts, site_title, site_url, template_dir, demos=True, babel="
         symbols = bookparts.symbols_latex(text, macros, targets, bib)     # first: its citations come first
     parts = [dict(p, entries=[(slug, bib.section(s.strip("\n"), slug)) for slug, s in p["entries"]])
              for p in parts if p["entries"]]
-    return environment(template_dir).get_template("book.tex.j2").render(
-        parts=parts, count=sum(len(p["entries"]) for p in parts), site_title=front.get("title") or site_title,
-        authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
-        license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
-        symbols=symbols, bibliography=bib.latex(), demos=demos,
-        babel=babel, site_url=site_url, words=words_ or words(None), figures_dir=TERMS, captions=captions or {},
-        index=any(kernel.INDEX.search(s) for p in parts for _, s in p["entries"]))
+    count = sum(len(p["entries"]) for p in parts)
+    shared = dict(count=count, sections=len(parts), site_title=front.get("title") or site_title,
+                  authors=authors_line(front.get("authors")), cite_as=front.get("cite_as"),
+                  license=license_text(front.get("license")), front_matter=front.get("front_matter") or [],
+                  symbols=symbols, bibliography=bib.latex(), demos=demos, babel=babel, site_url=site_url,
+                  words=words_ or words(None), figures_dir=TERMS, captions=captions or {},
+                  index=any(kernel.INDEX.search(s) for p in parts for _, s in p["entries"]))
+    template = environment(template_dir).get_template("book.tex.j2")
+    if limit is None or count <= limit:
+        whole = [dict(p, continued=False) for p in parts]
+        return [{"name": "dictionary", "kind": WHOLE, "nested": False,
+                 "tex": template.render(shared, parts=whole, piece={"kind": WHOLE})}]
+    plan = [("front", FRONT, [])] + ([("symbols", SYMBOLS, [])] if symbols else [])
+    plan += [(f"body-{i:03d}", BODY, runs) for i, runs in enumerate(divide(parts, limit), 1)]
+    plan.append(("back", BACK, []))
+    return [{"name": name, "kind": kind, "nested": bool(runs) and runs[0]["continued"],
+             "tex": template.render(shared, parts=runs, piece={"kind": kind, "number": number})}
+            for number, (name, kind, runs) in enumerate(plan)]
+
+
+def check_preamble(tex, tex_path, fmt, fmt_source):
+    """Refuse a document (its LaTeX `tex`) whose preamble is not the one the format `fmt` was dumped
+    from (`fmt_source`): pdflatex skips a document's lines up to latex.END_OF_DUMP."""
+    dumped = Path(fmt_source).read_text(encoding="utf-8")
+    if tex.partition(latex.END_OF_DUMP)[0] != dumped.partition(latex.END_OF_DUMP)[0]:
+        raise RuntimeError(f"{tex_path}: its preamble is not the one {fmt} was dumped from")
 
 
 def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
@@ -160,10 +216,7 @@ def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_te
     format (rule print_format), dumped from `fmt_source`, whose preamble must be the document's own,
     since pdflatex then skips the document's lines up to latex.END_OF_DUMP."""
     if fmt:
-        dumped = Path(fmt_source).read_text(encoding="utf-8")
-        own = Path(tex_path).read_text(encoding="utf-8")
-        if own.partition(latex.END_OF_DUMP)[0] != dumped.partition(latex.END_OF_DUMP)[0]:
-            raise RuntimeError(f"{tex_path}: its preamble is not the one {fmt} was dumped from")
+        check_preamble(Path(tex_path).read_text(encoding="utf-8"), tex_path, fmt, fmt_source)
     latex.compile_pdf(tex_path, pdf_path, log_path, fmt=fmt, passes=passes, inputs=package_dirs, settled=settled,
                       links={TERMS: site_terms})
 

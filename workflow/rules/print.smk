@@ -117,8 +117,9 @@ rule book:
         fmt_tex="results/print/entry-format.tex",
         lib=lib("book"),
     output:
-        # its LaTeX, and the PDF: one job, so an edit waits for one job's start, not two
-        tex="results/print/dictionary.tex",
+        # its LaTeX (a file a piece, glossary.bookrun), and the PDF: one job, so an edit waits for one
+        # job's start, not two
+        tex=directory("results/print/book"),
         pdf=BOOK,
     log:
         job="logs/book/dictionary.log",
@@ -135,10 +136,12 @@ rule book:
         captions=CAPTIONS,
         front=BOOK_FRONT,
         words=PRINT_WORDS,
-        # the contents and the links between terms settle in three passes from nothing; the last
-        # build's settled contents start the next, so an edit that moves no page compiles once
-        passes=3,
+        # a book of more entries is typeset in pieces, so that an edit reruns its own piece alone
+        piece=config.get("book_piece", 400),
+        # each piece's last run (its contents, links, pages and PDF) starts the next build's
         settled="results/cache/book",
+        # a clean build runs its pieces side by side; an edit, one (so one thread for the scheduler)
+        jobs=workflow.cores,
         # what the book includes (figures, pictures), linked into its TeX run's folder (glossary.latex)
         site_terms=lambda w, output: str(Path(output.pdf).parent / "terms"),
         # its links, checked here, against the site's files as the plan names them
