@@ -711,10 +711,12 @@ def pdf_lines(path):
     return [" ".join(line.split()) for line in run.stdout.splitlines() if line.strip()]
 
 
-def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(site):
+def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(site, out):
     """\\caption* as the book sets it (CAPTIONS): under each picture of a figure's minipages, and as the
     table's only caption, with no "Table 1:" before the book's own "TABLE 1"; in the page, the term's PDF
-    and the book, where the minipages keep their widths."""
+    and the book, where the minipages keep their widths.  The table's caption leaves the paragraphs after
+    it as they were (\\captionof outside a group set \\parskip to zero for the rest of the book's section:
+    the book tells, and sets back, what an entry leaves set)."""
     page = (site / "terms/relationalmodel.html").read_text(encoding="utf-8")
     figure = page[page.index('<figure id="fig:views"'):page.index("</figure>")]
     rows = re.findall(r'<div class="minipage[^"]*" style="--share: [\d.]+">\s*<p><a class="picture" [^>]*>'
@@ -733,6 +735,8 @@ def test_a_caption_star_shows_under_its_picture_and_a_tables_own_is_unnumbered(s
         assert "original" in lines and "95 % masked a single data point" in lines, pdf
         assert "TABLE 1 Rows of a dataset" in text and "Table 1: TABLE" not in text, pdf
         assert "Fig. 1. One photo, three ways." in text or pdf.name == "dictionary.pdf", pdf
+    book_log = (out / "logs/book/dictionary.tex.log").read_text(encoding="latin-1")
+    assert "left \\parskip" not in " ".join(book_log.split()), re.findall(r"entry \S+ left.*", book_log)
 
 
 def test_a_figures_minipages_take_their_printed_share_where_the_column_is_wide(site, browser):

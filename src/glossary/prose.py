@@ -338,8 +338,8 @@ def other_edition(target, content, fmt):
                           [XREF_TARGET[fmt].format(slug=path), ""]]), mark]
 
 
-def unnumbered_caption(inlines, command="\\caption*"):
-    return node("Plain", [node("RawInline", ["latex", command + "{"]), *inlines, node("RawInline", ["latex", "}"])])
+def unnumbered_caption(inlines, command="\\caption*", close="}"):
+    return node("Plain", [node("RawInline", ["latex", command + "{"]), *inlines, node("RawInline", ["latex", close])])
 
 
 def caption_inlines(long):
@@ -366,7 +366,8 @@ def in_print(v):
     if t == "Figure" and "unnumbered" in c[0][1] and c[1][1]:
         return [node("Figure", [c[0], [None, []], [*c[2], unnumbered_caption(caption_inlines(c[1][1]))]])]
     if t == "Table" and "unnumbered" in c[0][1] and c[1][1]:
-        return [unnumbered_caption(caption_inlines(c[1][1]), "\\captionof*{table}"),
+        # in a group: \\captionof outside a float sets the caption's \\parskip (zero) for what follows
+        return [unnumbered_caption(caption_inlines(c[1][1]), "{\\captionof*{table}", "}}"),
                 node("Table", [c[0], [None, []], *c[2:]])]
     return [v]
 
