@@ -14,5 +14,6 @@ jsonio.write(snakemake.output["catalog"], built)
 pages, prints = catalog.views(built, metas, snakemake.params["batches"])
 for batch, page, printed in zip(snakemake.params["batches"], snakemake.output["views"], snakemake.output["print_views"],
                                 strict=True):
-    jsonio.write(page, pages[batch])
-    jsonio.write(printed, prints[batch])
+    # read by the batch's jobs alone, and large: on one line
+    jsonio.write(page, pages[batch], compact=True)
+    jsonio.write(printed, prints[batch], compact=True)

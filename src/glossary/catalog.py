@@ -95,10 +95,10 @@ def views(catalog, metas, batches):
             i = place[slug]
             titled.update(sections[row["section"]][max(i - 1, 0):i + 2])
         summarised |= printed
+        titled -= summarised
         pages[batch] = {
             "entries": [row for row in catalog["entries"] if row["slug"] in summarised],
-            "neighbours": [{k: row[k] for k in NEIGHBOUR} for row in catalog["entries"]
-                           if row["slug"] in titled - summarised],
+            "neighbours": [{k: row[k] for k in NEIGHBOUR} for row in catalog["entries"] if row["slug"] in titled],
             "sections": catalog["sections"],
             "referenced_by": {slug: catalog["referenced_by"][slug] for slug in sorted(slugs)},
             "referring": {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}}
