@@ -4,6 +4,7 @@ the site in a term PDF), a title page from the main file, the List of Symbols, o
 numbered through the book, the text starting once.  Real builds of a copy of the fixture
 dictionary (tests/fixtures/texdict) with a List of Symbols, authors and a "please cite as" added,
 real pdflatex; the expectations are read from the fixture's source here."""
+import html
 import re
 import subprocess
 from pathlib import Path
@@ -442,3 +443,33 @@ def test_an_edit_reruns_its_own_piece_of_the_book(tmp_path):
     after = (out / "site/dictionary.pdf").read_bytes()
     assert after != before and b"gives a length" not in after      # compressed: the text is in the PDF's streams
     assert "A norm gives a length" in words(pdftotext(out / "site/dictionary.pdf"))
+
+
+def word_boxes(path, index):
+    """[(word, top, bottom)] of a page (0-based), in points from the page's top (pdftotext -bbox)."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", str(index + 1), "-l", str(index + 1), str(path), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(html.unescape(w), float(top), float(bottom)) for top, bottom, w in
+            re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', out)]
+
+
+def test_a_link_opens_on_the_line_it_marks(book):
+    """Each entry's and each bibliography item's named destination lies just above its line, as
+    hyperref's section anchors do: a viewer that follows a link or a bookmark shows the entry's name or
+    the item's number at the top, not the line below it."""
+    pdf = book[2] / "site/dictionary.pdf"
+    reader = PdfReader(str(pdf))
+    titles = {slug_of(k): t["fields"]["name"] for k, t in fixture_terms().items()}
+    checked = 0
+    for name, dest in reader.named_destinations.items():
+        if not name.startswith(("term:", "bib-")):
+            continue
+        index = reader.get_destination_page_number(dest)
+        top = float(reader.pages[index].mediabox.height) - float(dest.top)
+        # term:<slug>, and term:<slug>.2, its outline item's
+        first = titles[re.sub(r"\.\d+$", "", name[5:])].split()[0] if name.startswith("term:") else f"[{name[4:]}]"
+        below = [t - top for w, t, _ in word_boxes(pdf, index) if w == first and t > top - 12]
+        gap = min(below, key=abs)
+        assert 0 <= gap <= 14, (name, top, gap)          # above the line's glyphs, by at most a line
+        checked += 1
+    assert checked > len(titles)

@@ -533,14 +533,17 @@ def references_html(refs, prefix="ref-"):
 
 def latex_item(ref, prefix):
     anchor = f"{prefix}{ref['n']}"
-    return f"\\item[{{\\phantomsection\\label{{{anchor}}}\\hypertarget{{{anchor}}}{{[{ref['n']}]}}}}] {ref['latex']}\n"
+    # the target a line above the item, out of the way (a viewer shows the line it marks): LaTeX's own
+    # \\raisebox, as the list goes into any document that loads hyperref
+    raised = f"\\raisebox{{\\baselineskip}}[0pt][0pt]{{\\hypertarget{{{anchor}}}{{}}}}"
+    return f"\\item[{{\\phantomsection\\label{{{anchor}}}{raised}[{ref['n']}]}}] {ref['latex']}\n"
 
 
 def references_latex(refs, prefix="ref-"):
     """A term's reference list as LaTeX (hyperref loaded): a list labelled "[n]", label width set
     by the widest number.  Each label is both \\label{<prefix><n>}, which pandoc's LaTeX writer
     links a citation to (\\hyperref[ref-1]{[1]}: a second pdflatex pass resolves it), and
-    \\hypertarget{<prefix><n>}, for a hand-written \\hyperlink."""
+    \\hypertarget{<prefix><n>} a line above it, for a hand-written \\hyperlink."""
     if not refs:
         return ""
     widest = "9" * len(str(max(r["n"] for r in refs)))
