@@ -139,11 +139,11 @@ def toc_and_index(name, names, cache, toc=False, index=False):
 
 def labels_defined(pieces, cache):
     """{label: (its place in the book, its \\newlabel line, the piece)} of the pieces' last runs (a label
-    two pieces define: the first's, as LaTeX keeps the first)."""
+    two pieces define: the later one's, as LaTeX's \\newlabel keeps the last it reads)."""
     found = {}
     for i, piece in enumerate(pieces):
         for m in NEWLABEL.finditer(own(cache, piece["name"], ".aux") or b""):
-            found.setdefault(m.group(1).decode("utf-8", "replace"), ((i, m.start()), m.group(0), piece["name"]))
+            found[m.group(1).decode("utf-8", "replace")] = ((i, m.start()), m.group(0), piece["name"])
     return found
 
 
