@@ -117,14 +117,32 @@ def piece_profile(root):
     return root / "profile"
 
 
+# One word of norm's, edited in the pieced build (glossary.bookrun reruns norm's piece alone).
+NORM_WORD = ("A norm\\index{norm} assigns a length", "A norm\\index{norm} gives a length")
+
+
 @pytest.fixture(scope="module")
-def pieces(work, tmp_path_factory):
-    """The same copy built with its book in pieces (glossary.bookrun): front matter, List of Symbols, a
-    piece per section or per initial letter of a larger one, bibliography and Index, joined."""
+def pieces_built(tmp_path_factory):
+    """A copy like work's built with its book in pieces, then one word of norm's edited and built
+    again: (root, source, out, {"before": the book's bytes before the edit, "ran": the pieces the
+    edit's book job ran, as its log tells})."""
     root = tmp_path_factory.mktemp("pieces")
-    out = root / "out"
-    built_ok(build(work[1], out, profile=piece_profile(root)))
-    return work[0], work[1], out
+    source = copy_fixture(root / "dict")
+    add_front_matter(root / "dict")
+    out, profile = root / "out", piece_profile(root)
+    built_ok(build(source, out, profile=profile))
+    before = (out / "site/dictionary.pdf").read_bytes()
+    edit(root / "dict/TinyDict_Audit.tex", *NORM_WORD)
+    built_ok(build(source, out, profile=profile))
+    ran = re.search(r"ran: (.*)", (out / "logs/book/dictionary.log").read_text()).group(1)
+    return root / "dict", source, out, {"before": before, "ran": ran}
+
+
+@pytest.fixture(scope="module")
+def pieces(pieces_built):
+    """The copy with its book in pieces (glossary.bookrun): front matter, List of Symbols, a piece per
+    section or per initial letter of a larger one, bibliography and Index, joined."""
+    return pieces_built[:3]
 
 
 @pytest.fixture(scope="module", params=["work", "pieces"])
@@ -424,24 +442,15 @@ def test_a_book_in_pieces_reads_as_the_whole_one(work, pieces):
     assert shared, "no letter's piece split a page of the whole book: the fixture no longer tests it"
 
 
-def test_an_edit_reruns_its_own_piece_of_the_book(tmp_path):
+def test_an_edit_reruns_its_own_piece_of_the_book(pieces_built):
     """One word edited in an entry: the book reruns that entry's piece, once, and joins the pieces again
     (the job's log tells which ran); the others are its last build's."""
-    source = copy_fixture(tmp_path / "dict")
-    out = tmp_path / "out"
-    profile = piece_profile(tmp_path)
-    built_ok(build(source, out, profile=profile))
-    assert "ran: " in (out / "logs/book/dictionary.log").read_text()
-    before = (out / "site/dictionary.pdf").read_bytes()
-    edit(tmp_path / "dict/TinyDict_Audit.tex", "A norm\\index{norm} assigns a length",
-         "A norm\\index{norm} gives a length")
-    built_ok(build(source, out, profile=profile))
+    _, _, out, edited = pieces_built
     holder = [p.stem for p in (out / "results/print/book").glob("body-*.tex")
               if "\\glossaryentry{norm}{" in p.read_text(encoding="utf-8")]
-    ran = re.search(r"ran: (.*)", (out / "logs/book/dictionary.log").read_text()).group(1)
-    assert holder and ran == f"{holder[0]} x1", ran
+    assert holder and edited["ran"] == f"{holder[0]} x1", edited["ran"]
     after = (out / "site/dictionary.pdf").read_bytes()
-    assert after != before and b"gives a length" not in after      # compressed: the text is in the PDF's streams
+    assert after != edited["before"] and b"gives a length" not in after     # the text is in compressed streams
     assert "A norm gives a length" in words(pdftotext(out / "site/dictionary.pdf"))
 
 
