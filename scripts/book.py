@@ -27,12 +27,10 @@ formatted = jsonio.read(inp["references"][0]) if inp["references"] else {}
 pieces = typeset.book_pieces(parts, params["site_title"], params["site_url"], Path(inp["template"]).parent,
                              demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
                              words_=params["words"], captions=params["captions"], limit=params["piece"])
-for piece in pieces:
-    typeset.check_preamble(piece["tex"], Path(out["tex"]) / f"{piece['name']}.tex", inp["fmt"], inp["fmt_tex"])
 pdf = Path(out["pdf"])
-ran = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], inp["fmt"],
-                     inputs=[Path(inp["notation"]).parent], links={typeset.TERMS: params["site_terms"]},
-                     jobs=params["jobs"])
+ran = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], fmt=inp["fmt"],
+                           fmt_source=inp["fmt_tex"], inputs=[Path(inp["notation"]).parent],
+                           links={typeset.TERMS: params["site_terms"]}, jobs=params["jobs"])
 # which pieces ran, how often (the tests read it: an edit reruns its own piece)
 print(f"{len(pieces)} piece(s); ran: " + (", ".join(f"{n} x{k}" for n, k in ran.items()) or "none"), file=sys.stderr)
 check = params["links"]

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from test_dictionary_build import build, built_ok, copy_fixture, edit, fixture_terms, slug_of
 from test_print import links
 
-from glossary import batchfiles, jsonio, latex, plan, typeset
+from glossary import batchfiles, bookrun, jsonio, latex, plan, typeset
 
 pytestmark = pytest.mark.slow
 
@@ -336,12 +336,12 @@ def test_the_book_starts_from_the_entry_pdfs_format(work, tmp_path):
     assert "format=entry" in first, first
     book = (out / "results/print/book/dictionary.tex").read_text(encoding="utf-8")
     assert latex.END_OF_DUMP in book
-    tex = tmp_path / "book.tex"
-    tex.write_text(book.replace(r"\usepackage{amsmath,amssymb}", r"\usepackage{amsmath}"), encoding="utf-8")
+    other = book.replace(r"\usepackage{amsmath,amssymb}", r"\usepackage{amsmath}")
     with pytest.raises(RuntimeError, match="its preamble is not the one .*entry.fmt was dumped from"):
-        typeset.compile_document(tex, tmp_path / "book.pdf", tmp_path / "book.log", [], 1, out / "site/terms",
-                                 fmt=out / "results/print/entry.fmt",
-                                 fmt_source=out / "results/print/entry-format.tex")
+        bookrun.compile_book([{"name": "dictionary", "kind": "whole", "tex": other, "nested": False}],
+                             tmp_path / "tex", tmp_path / "book.pdf", tmp_path / "book.log", tmp_path / "cache",
+                             fmt=out / "results/print/entry.fmt", fmt_source=out / "results/print/entry-format.tex",
+                             links={typeset.TERMS: out / "site/terms"})
     assert not (tmp_path / "book.pdf").exists()
 
 

@@ -236,24 +236,20 @@ BOOK_LIKE = r"""\documentclass{article}
 """
 
 
-def test_the_book_starts_from_its_settled_contents_and_ends_as_from_nothing(tmp_path, monkeypatch):
-    """rule book: a compile that starts from the last build's settled auxiliary files runs once after
-    an edit that moves no page, and gives the bytes a compile from nothing gives."""
-    from glossary import latex
-    passes = []
-    real = latex.run_pdflatex
-    monkeypatch.setattr(latex, "run_pdflatex", lambda *a, **k: passes.append(1) or real(*a, **k))
-    tex, settled = tmp_path / "book.tex", tmp_path / "settled"
-    tex.write_text(BOOK_LIKE.replace("WORD", "A word"))
-    latex.compile_pdf(tex, tmp_path / "first.pdf", tmp_path / "log", passes=3, settled=settled)
-    assert len(passes) >= 2 and sorted(p.suffix for p in settled.iterdir()) == [".aux", ".out", ".toc"]
-    tex.write_text(BOOK_LIKE.replace("WORD", "A changed word"))
-    passes.clear()
-    latex.compile_pdf(tex, tmp_path / "again.pdf", tmp_path / "log", passes=3, settled=settled)
-    assert len(passes) == 1
-    passes.clear()
-    latex.compile_pdf(tex, tmp_path / "fresh.pdf", tmp_path / "log", passes=3)
-    assert len(passes) >= 2
+def test_the_book_starts_from_its_settled_contents_and_ends_as_from_nothing(tmp_path):
+    """rule book (glossary.bookrun): a run that starts from the last build's kept auxiliary files runs
+    once after an edit that moves no page, and gives the bytes a run from nothing gives."""
+    from glossary import bookrun
+    tex, kept = tmp_path / "tex", tmp_path / "kept"
+
+    def compile_(word, pdf, cache):
+        piece = {"name": "book", "kind": "whole", "tex": BOOK_LIKE.replace("WORD", word), "nested": False}
+        return bookrun.compile_book([piece], tex, tmp_path / pdf, tmp_path / "log", cache).get("book", 0)
+
+    assert compile_("A word", "first.pdf", kept) >= 2
+    assert {".aux", ".out", ".toc"} <= {p.suffix for p in kept.iterdir()}
+    assert compile_("A changed word", "again.pdf", kept) == 1
+    assert compile_("A changed word", "fresh.pdf", tmp_path / "fresh") >= 2
     assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()
     assert (tmp_path / "again.pdf").read_bytes() != (tmp_path / "first.pdf").read_bytes()
 

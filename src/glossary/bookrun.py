@@ -41,12 +41,16 @@ STATE = "piece-state.tex"
 SET_PAGE = re.compile(rb"\\setcounter\{page\}\{(\d+)\}")
 
 
-def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt, inputs=(), links=None, jobs=1):
+def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_source=None, inputs=(), links=None,
+                 jobs=1):
     """Typeset `pieces` ([{"name", "kind", "tex", "nested"}]) into pdf_path: each piece's LaTeX written
-    to tex_dir/<name>.tex, run from the format `fmt` (whose preamble is its own) with `inputs` and
-    `links` as in latex.run_pdflatex, `jobs` runs at a time; their logs, in order, into log_path.
-    Returns {name: its runs} of the pieces that ran."""
+    to tex_dir/<name>.tex, run from the format `fmt` when given (dumped from `fmt_source`, whose preamble
+    must be each piece's: latex.check_preamble) with `inputs` and `links` as in latex.run_pdflatex,
+    `jobs` runs at a time; their logs, in order, into log_path.  Returns {name: its runs} of the pieces
+    that ran."""
     tex_dir, cache = Path(tex_dir), Path(cache)
+    for piece in pieces if fmt else ():
+        latex.check_preamble(piece["tex"], tex_dir / f"{piece['name']}.tex", fmt, fmt_source)
     tex_dir.mkdir(parents=True, exist_ok=True)
     cache.mkdir(parents=True, exist_ok=True)
     for piece in pieces:
@@ -59,7 +63,7 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt, inputs=(), lin
         os.unlink(cache / stale)
     folders = {**{f"tex-inputs-{i}": Path(f) for i, f in enumerate(inputs)},
                **{k: Path(v) for k, v in (links or {}).items()}}
-    shared = hashlib.sha256(Path(fmt).read_bytes()).hexdigest()
+    shared = hashlib.sha256(Path(fmt).read_bytes()).hexdigest() if fmt else ""
     refers = {p["name"]: set(REFERS.findall(p["tex"])) for p in pieces}
     ran = {}
     try:
@@ -171,8 +175,8 @@ def run(piece, tex_dir, given, cache, fmt, inputs, links):
             (work / file).write_bytes(data)
         tex = tex_dir / f"{name}.tex"
         log = cache / f"{name}.log"
-        latex.run_pdflatex([f"-fmt={Path(fmt).resolve().with_suffix('')}", tex.name], tex, log, work, name,
-                           inputs, links)
+        start = [f"-fmt={Path(fmt).resolve().with_suffix('')}"] if fmt else []
+        latex.run_pdflatex([*start, tex.name], tex, log, work, name, inputs, links)
         out = work / latex.OUT
         for ext in WRITTEN:
             if (out / f"{name}{ext}").is_file():

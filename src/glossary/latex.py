@@ -223,6 +223,14 @@ def run_pdflatex(args, tex_path, log_path, work, jobname, inputs=(), links=None,
 END_OF_DUMP = r"\csname endofdump\endcsname"
 
 
+def check_preamble(tex, tex_path, fmt, fmt_source):
+    """Refuse a document (its LaTeX `tex`) whose preamble is not the one the format `fmt` was dumped
+    from (`fmt_source`): pdflatex skips a document's lines up to END_OF_DUMP."""
+    dumped = Path(fmt_source).read_text(encoding="utf-8")
+    if tex.partition(END_OF_DUMP)[0] != dumped.partition(END_OF_DUMP)[0]:
+        raise RuntimeError(f"{tex_path}: its preamble is not the one {fmt} was dumped from")
+
+
 def compile_format(preamble_path, fmt_path, log_path, inputs=()):
     """A shared preamble (the figures': pgfplots and its libraries, most of a figure's compile
     time; the print edition's) loaded once and dumped as a format (mylatexformat) to start from;
@@ -251,23 +259,17 @@ def auxiliary(out, stem):
             for ext in AUXILIARY if (Path(out) / (stem + ext)).is_file()}
 
 
-def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=(), settled=None, links=None):
+def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=(), links=None):
     """Compile tex_path into pdf_path, starting from the format `fmt` when given (compile_format).
     With passes > 1, pdflatex runs again (up to `passes` times in all) while its auxiliary
     files (contents, references, outline) still change; `inputs` and `links` as in run_pdflatex.
-    `settled` (a folder) keeps the auxiliary files a compile settled on and starts the next one from
-    them: an edit that moves no page number or label then compiles once, into the PDF that a compile
-    from nothing settles on (the same auxiliary files are read for it)."""
+    (The book keeps its runs' auxiliary files between builds: glossary.bookrun.)"""
     tex_path = Path(tex_path)
     start = [f"-fmt={Path(fmt).resolve().with_suffix('')}"] if fmt else []
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / OUT
         out.mkdir()
         before = None
-        if settled and Path(settled).is_dir():
-            for path in sorted(Path(settled).iterdir()):
-                shutil.copyfile(path, out / path.name)
-            before = auxiliary(out, tex_path.stem) or None
         for _ in range(passes):
             run_pdflatex([*start, tex_path.name], tex_path, log_path, work, tex_path.stem, inputs, links)
             index_pass(out, tex_path.stem)
@@ -276,8 +278,3 @@ def compile_pdf(tex_path, pdf_path, log_path, fmt=None, passes=1, inputs=(), set
                 break
             before = after
         shutil.copyfile(out / (tex_path.stem + ".pdf"), pdf_path)
-        if settled:
-            shutil.rmtree(settled, ignore_errors=True)
-            Path(settled).mkdir(parents=True)
-            for ext, data in auxiliary(out, tex_path.stem).items():
-                (Path(settled) / (tex_path.stem + ext)).write_bytes(data)

@@ -233,36 +233,16 @@ def outlines(out, source, names, pages, referenced):
                 else:
                     referenced.add(str(dest).lstrip("/") if isinstance(dest, Name) else str(dest))
                     dest = copy(out, dest)
-                found.append((item, dest, children))
+                direct = "/Dest" in item
+                found.append({"title": item.Title, "key": "/Dest" if direct else "/A",
+                              "value": dest if direct else Dictionary(S=Name.GoTo, D=dest),
+                              "open": int(item.get("/Count", 0)) >= 0, "children": children})
             else:
                 found.extend(children)
             item = item.get("/Next")
         return found
 
-    def build(items, parent):
-        made = []
-        for item, dest, children in items:
-            new = out.make_indirect(Dictionary(Title=copy(out, item.Title), Parent=parent))
-            if "/Dest" in item:
-                new.Dest = dest
-            else:
-                new.A = Dictionary(S=Name.GoTo, D=dest)
-            kids = build(children, new)
-            if kids:
-                new.First, new.Last = kids[0], kids[-1]
-                open_ = int(item.get("/Count", 0)) >= 0
-                new.Count = count(kids) * (1 if open_ else -1)
-            made.append(new)
-        for a, b in zip(made, made[1:]):
-            a.Next, b.Prev = b, a
-        return made
-
-    items = kept(source.Root.Outlines.First)
-    if items:
-        root = out.make_indirect(Dictionary(Type=Name.Outlines))
-        made = build(items, root)
-        root.First, root.Last, root.Count = made[0], made[-1], count(made)
-        out.Root.Outlines = root
+    set_outline(out, kept(source.Root.Outlines.First))
 
 
 def count(items):
@@ -475,11 +455,7 @@ def join(parts, output):
             out.Root.Names = Dictionary(Dests=tree.obj)
         if nums:
             out.Root.PageLabels = Dictionary(Nums=Array(nums))
-        if items:
-            root = out.make_indirect(Dictionary(Type=Name.Outlines))
-            made = outline_objects(out, items, root)
-            root.First, root.Last, root.Count = made[0], made[-1], count(made)
-            out.Root.Outlines = root
+        set_outline(out, items)
         tmp = inprocess.temporary(Path(output))
         out.save(tmp, **JOIN_SAVE)
         os.replace(tmp, output)
@@ -494,7 +470,7 @@ def outline_items(out, source):
         found = []
         while item is not None and depth < 64:
             kind = "/Dest" if "/Dest" in item else "/A"
-            found.append({"title": copy(out, item.Title), "key": kind,
+            found.append({"title": item.Title, "key": kind,
                           "value": copy(out, item[kind]) if kind in item else None,
                           "open": int(item.get("/Count", 0)) >= 0,
                           "children": read(item.First, depth + 1) if "/First" in item else []})
@@ -505,10 +481,20 @@ def outline_items(out, source):
     return read(source.Root.Outlines.First, 0)
 
 
+def set_outline(out, items):
+    """out's /Outlines made of `items` ([{"title" (the source's), "key" (/Dest or /A), "value" (out's),
+    "open", "children"}]); none when there are no items."""
+    if items:
+        root = out.make_indirect(Dictionary(Type=Name.Outlines))
+        made = outline_objects(out, items, root)
+        root.First, root.Last, root.Count = made[0], made[-1], count(made)
+        out.Root.Outlines = root
+
+
 def outline_objects(out, items, parent):
     made = []
     for item in items:
-        new = out.make_indirect(Dictionary(Title=item["title"], Parent=parent))
+        new = out.make_indirect(Dictionary(Title=copy(out, item["title"]), Parent=parent))
         if item["value"] is not None:
             new[item["key"]] = item["value"]
         kids = outline_objects(out, item["children"], new)

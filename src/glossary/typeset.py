@@ -199,29 +199,6 @@ def book_pieces(parts, site_title, site_url, template_dir, demos=True, babel="",
             for number, (name, kind, runs) in enumerate(plan)]
 
 
-def check_preamble(tex, tex_path, fmt, fmt_source):
-    """Refuse a document (its LaTeX `tex`) whose preamble is not the one the format `fmt` was dumped
-    from (`fmt_source`): pdflatex skips a document's lines up to latex.END_OF_DUMP."""
-    dumped = Path(fmt_source).read_text(encoding="utf-8")
-    if tex.partition(latex.END_OF_DUMP)[0] != dumped.partition(latex.END_OF_DUMP)[0]:
-        raise RuntimeError(f"{tex_path}: its preamble is not the one {fmt} was dumped from")
-
-
-def compile_document(tex_path, pdf_path, log_path, package_dirs, passes, site_terms, settled=None, fmt=None,
-                     fmt_source=None):
-    """Compile a print document: pdflatex runs again, up to `passes` times in all, while its
-    contents, references and outline still change (the book needs three passes from nothing; an
-    entry PDF, whose links all go to the site, one); the figures and pictures it includes are read
-    from `site_terms` (linked as TERMS); `settled` as in latex.compile_pdf.  `fmt`: the entry PDFs'
-    format (rule print_format), dumped from `fmt_source`, whose preamble must be the document's own,
-    since pdflatex then skips the document's lines up to latex.END_OF_DUMP."""
-    if fmt:
-        check_preamble(Path(tex_path).read_text(encoding="utf-8"), tex_path, fmt, fmt_source)
-    latex.compile_pdf(tex_path, pdf_path, log_path, fmt=fmt, passes=passes, inputs=package_dirs, settled=settled,
-                      links={TERMS: site_terms})
-
-
-
 def format_source(template_dir, tex_path, babel="", captions=None):
     """The preamble every entry PDF shares, as a document to dump as a format (rule print_format);
     `babel`: the language of a translation's PDFs (none: English); `captions` as in print_document."""
