@@ -101,12 +101,46 @@ def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
     assert sorted(hashed) == ["a.txt", "a.txt", "a.txt", "b.txt", "b.txt"]
 
 
+def test_a_rule_named_unhashed_records_no_input_checksums(monkeypatch):
+    """checksum_inputs_once(unhashed=): the jobs of those rules hash none of their inputs (Snakemake's
+    finished() leaves out a None checksum); the other rules' jobs hash theirs, once."""
+    import asyncio
+
+    from snakemake.io import _IOFile
+    hashed = []
+
+    async def checksum(self, threshold=None, force=False, algorithm=None):
+        hashed.append(str(self))
+        return f"sha256:{self}"
+
+    monkeypatch.setattr(_IOFile, "checksum", checksum)
+
+    class File(str):
+        pass
+
+    inputs = [File("a.txt"), File("b.txt")]
+
+    async def finished(job):
+        return [[await _IOFile.checksum(f, 1000) for f in inputs] for _ in job.output]
+
+    workflow = types.SimpleNamespace(persistence=types.SimpleNamespace(finished=finished))
+    assert internals.checksum_inputs_once(workflow, unhashed={"links"}) is True
+
+    def job(rule):
+        return types.SimpleNamespace(rule=types.SimpleNamespace(name=rule), output=["out1", "out2"])
+
+    assert asyncio.run(workflow.persistence.finished(job("links"))) == [[None, None]] * 2 and hashed == []
+    assert asyncio.run(workflow.persistence.finished(job("page"))) == [["sha256:a.txt", "sha256:b.txt"]] * 2
+    assert sorted(hashed) == ["a.txt", "b.txt"]
+
+
 def test_a_moved_persistence_fails_loudly():
     with pytest.raises(internals.SnakemakeInternalsChanged, match="workflow.persistence"):
         internals.checksum_inputs_once(types.SimpleNamespace())
 
 
-def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeypatch, tmp_path):
+def test_the_metadata_cache_keeps_each_record_until_it_is_written_or_deleted(monkeypatch, tmp_path):
+    from snakemake.persistence import MetadataRecord
     from snakemake.persistence.file import FilePersistence
     for name in ("_read_record_cached", "_write_record", "_delete_record"):
         monkeypatch.setattr(FilePersistence, name, getattr(FilePersistence, name))
@@ -115,8 +149,9 @@ def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeyp
     assert internals.unbounded_metadata_cache() is False
     read = []
 
-    class StandIn:                  # what FilePersistence's record methods use of it
-        _metadata_path = tmp_path
+    class StandIn(FilePersistence):     # FilePersistence's record methods, on records of our own
+        def __init__(self):
+            self._metadata_path, self._incomplete_cache = tmp_path, {"kept": True}
 
         def _io_read(self, path, key):
             read.append(key)
@@ -132,19 +167,19 @@ def test_the_metadata_cache_keeps_every_record_until_snakemake_clears_it(monkeyp
     keys = [f"k{i}" for i in range(500)]
     for _ in range(2):
         for key in keys:
-            FilePersistence._read_record_cached(stand_in, key)
+            stand_in._read_record(key)
     assert read == keys                                   # each record read once, however many
-    FilePersistence._read_record_cached.cache_clear()     # what _clear_cache does after a job
-    FilePersistence._read_record_cached(stand_in, "k0")
-    assert read[-1] == "k0" and len(read) == 501
-    from snakemake.persistence import MetadataRecord
-
-    # a record written or deleted is read anew
-    FilePersistence._write_record(stand_in, "k1", MetadataRecord())
-    FilePersistence._read_record_cached(stand_in, "k1")
-    FilePersistence._delete_record(stand_in, "k1")
-    FilePersistence._read_record_cached(stand_in, "k1")
-    assert read[-2:] == ["k1", "k1"] and len(read) == 503
+    stand_in._clear_cache()                               # what Snakemake does as each job starts and ends
+    assert stand_in._incomplete_cache is None
+    stand_in._read_record("k0")
+    assert len(read) == 500                               # records are kept: none of them changed
+    # a record written or deleted is read anew, and only that one
+    stand_in._write_record("k1", MetadataRecord())
+    stand_in._read_record("k1")
+    stand_in._delete_record("k2")
+    stand_in._read_record("k2")
+    stand_in._read_record("k3")
+    assert read[500:] == ["k1", "k2"]
 
 
 def test_records_are_written_in_one_call_with_the_same_text(monkeypatch, tmp_path):
@@ -227,3 +262,92 @@ def test_a_moved_status_interval_fails_loudly(monkeypatch):
     monkeypatch.setattr(RemoteExecutor, "next_seconds_between_status_checks", property(lambda self: 10))
     with pytest.raises(internals.SnakemakeInternalsChanged, match="next_seconds_between_status_checks"):
         internals.status_checks_at_most_the_setting()
+
+
+def test_an_output_inside_another_jobs_output_is_refused_as_before(tmp_path):
+    """nested_outputs_found_by_parents, installed as common.smk does: an output inside another job's
+    directory output is refused with Snakemake's own message, with or without it; one inside its own
+    job's, or beside it, is not."""
+    import os
+    import subprocess
+    import sys
+    nested = (
+        "rule all:\n    input: 'd', 'd/sub/x.txt', 'e/z.txt'\n"
+        "rule folder:\n    output: directory('d')\n    shell: 'mkdir -p {output}'\n"
+        "rule inside:\n    output: 'd/sub/x.txt'\n    shell: 'touch {output}'\n"
+        "rule own:\n    output: directory('e'), 'e/z.txt'\n    shell: 'mkdir -p e && touch e/z.txt'\n")
+    fine = nested.replace("'d/sub/x.txt',", "'dd/x.txt',").replace("output: 'd/sub/x.txt'", "output: 'dd/x.txt'")
+    for text, refused in ((nested, True), (fine, False)):
+        outcomes = []
+        for by_parents in ("", "1"):
+            (tmp_path / "Snakefile").write_text(
+                "import os\n"
+                "if os.environ.get('BY_PARENTS'):\n"
+                "    from glossary import snakemake_internals\n"
+                "    assert snakemake_internals.nested_outputs_found_by_parents()\n" + text)
+            run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--quiet", "rules"],
+                                 cwd=tmp_path, capture_output=True, text=True,
+                                 env=dict(os.environ, BY_PARENTS=by_parents,
+                                          PYTHONPATH=str(Path(internals.__file__).parents[1])))
+            outcomes.append((run.returncode != 0, "is a child to another output" in run.stdout + run.stderr))
+        assert outcomes == [(refused, refused)] * 2, outcomes
+
+
+def test_a_moved_directory_check_fails_loudly(monkeypatch):
+    from snakemake.dag import DAG
+    monkeypatch.delattr(DAG, "check_directory_outputs")
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="snakemake.dag.DAG.check_directory_outputs"):
+        internals.nested_outputs_found_by_parents()
+
+
+def test_producers_looked_up_by_prefix_are_snakemakes(monkeypatch):
+    """producers_looked_up_by_prefix: for every file, the rules OutputIndex.match finds by its own
+    sorted prefixes (outputs with and without wildcards, prefixes of one another, the empty one)."""
+    import itertools
+
+    from snakemake.output_index import OutputIndex
+    for name in ("__init__", "match"):
+        monkeypatch.setattr(OutputIndex, name, getattr(OutputIndex, name))
+
+    class Product:
+        def __init__(self, prefix, suffix):
+            self.prefix, self.suffix = prefix, suffix
+
+        def constant_prefix(self):
+            return self.prefix
+
+        def constant_suffix(self):
+            return self.suffix
+
+    class Rule:
+        def __init__(self, name, *products):
+            self.name, self._products = name, [Product(*p) for p in products]
+
+        def products(self):
+            return self._products
+
+        def __repr__(self):
+            return self.name
+
+    rules = [Rule("page", *[(f"results/site/terms/{s}.html", "") for s in ("a", "ab", "b")]),
+             Rule("figure", ("results/site/terms/", ".svg"), ("results/site/terms/", ".pdf")),
+             Rule("each", ("results/", ".json")), Rule("anything", ("", ".txt")), Rule("html", ("results/", ".html")),
+             Rule("log", ("logs/page/", ".log"))]
+    targets = ["".join(t) for t in itertools.product(
+        ["", "results/", "results/site/terms/", "logs/page/", "x/"], ["a", "ab", "b", "abc", ""],
+        [".html", ".svg", ".pdf", ".json", ".txt", ".log", ""])]
+    theirs = OutputIndex(rules)
+    expected = {t: theirs.match(t) for t in targets}
+    assert internals.producers_looked_up_by_prefix() is True
+    assert internals.producers_looked_up_by_prefix() is False
+    ours = OutputIndex(rules)
+    assert {t: ours.match(t) for t in targets} == expected
+    # the cases find rules, some several
+    assert sum(map(bool, expected.values())) > 40 and any(len(found) > 1 for found in expected.values())
+
+
+def test_a_moved_output_index_fails_loudly(monkeypatch):
+    from snakemake.output_index import OutputIndex
+    monkeypatch.delattr(OutputIndex, "match")
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="snakemake.output_index.OutputIndex.match"):
+        internals.producers_looked_up_by_prefix()

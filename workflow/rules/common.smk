@@ -73,13 +73,16 @@ LANGUAGE_SCRIPT = PLAN.language_script
 snakemake_internals.unbounded_metadata_cache()
 snakemake_internals.constant_outputs_as_a_set()
 snakemake_internals.records_encoded_in_one_call()
+snakemake_internals.nested_outputs_found_by_parents()
+snakemake_internals.producers_looked_up_by_prefix()
 # before a remote executor's first status check (a local run has none)
 snakemake_internals.status_checks_at_most_the_setting()
 
 
 onstart:
     snakemake_internals.drop_default_rate_limit(workflow)
-    snakemake_internals.checksum_inputs_once(workflow)
+    # the link check reruns after any edit of a page: its 18,000 inputs at 5,000 terms are not hashed
+    snakemake_internals.checksum_inputs_once(workflow, unhashed={"links"})
 
 
 # The run is over: Python's collection at exit would walk every object Snakemake made (0.2 s), and
