@@ -875,3 +875,14 @@ def test_two_clean_builds_give_the_same_bytes(work, tmp_path):
     one, two = tree_bytes(first / "site"), tree_bytes(second / "site")
     assert sorted(one) == sorted(two)
     assert [name for name in sorted(one) if one[name] != two[name]] == []
+
+
+def test_the_plan_takes_the_drivers_read_of_the_dictionary(work):
+    """The driver reads the dictionary to tell its mistakes, and keeps that read under the hash of every
+    source (glossary.texdict.check_main's memo); the Snakefile's plan computes the same key (as
+    workflow/rules/common.smk does) and so reads the dictionary no second time."""
+    from glossary import plan, stamp, texdict
+    _, source, out = work
+    key = stamp.read_key(stamp.source_hashes(stamp.source_roots(REPO, str(source)), stamp.known_sources(out)))
+    kept = texdict.remembered((out / plan.READ_MEMO, key), plan.Source(source).main)
+    assert kept is not None and kept["entries"] == texdict.read(plan.Source(source).main)["entries"]

@@ -478,3 +478,31 @@ def test_a_minipage_width_is_a_share_of_the_line_or_none():
     assert [environments.minipage_width(w) for w in ("0.95\\textwidth", ".45\\textwidth", " \\linewidth ",
                                                      "0.45\\columnwidth", "5cm", "1.5\\textwidth", ".\\textwidth")] \
         == ["0.95", "0.45", "1", "0.45", None, None, None]
+
+
+def test_a_kept_read_is_taken_under_its_own_key_alone(tmp_path):
+    """check_main's memo (the driver's read, kept for the build's plan): the same key gives the kept
+    read without reading the files again, another key reads them, and a read with a mistake is not kept."""
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+    main, memo = root / MAIN.name, tmp_path / "read.pickle"
+    first, mistakes = texdict.check_main(main, memo=(memo, "one"))
+    assert not mistakes and memo.is_file()
+    models = root / "TinyDict_Models.tex"
+    models.write_text(models.read_text().replace("name={data point}", "name={data sample}", 1))
+    kept, mistakes = texdict.check_main(main, memo=(memo, "one"))
+    assert not mistakes and kept["entries"]["datapoint"]["title"] == "data point"
+    assert kept["entries"] == first["entries"]
+    fresh, mistakes = texdict.check_main(main, memo=(memo, "two"))
+    assert not mistakes and fresh["entries"]["datapoint"]["title"] == "data sample"
+    # an unsaved buffer is never served from (nor kept in) the memo
+    overlay = {str(models): models.read_text().replace("name={data sample}", "name={data item}", 1)}
+    unsaved = texdict.check_main(main, overlay=overlay, memo=(memo, "two"))[0]
+    assert unsaved["entries"]["datapoint"]["title"] == "data item"
+    models.write_text(models.read_text() + "\n\\newglossaryentry{datapoint}{name={again},description={twice}}\n")
+    told = texdict.check_main(main, memo=(memo, "three"))[1]
+    assert any("defined twice" in m.what for m in told)
+    assert texdict.remembered((memo, "three"), main) is None
+    assert texdict.remembered((memo, "two"), main)["entries"]["datapoint"]["title"] == "data sample"
+    # the key is also the main file as named (the read names it so)
+    assert texdict.remembered((memo, "two"), os.path.relpath(main)) is None

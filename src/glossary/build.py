@@ -482,9 +482,12 @@ def main(argv=None):
     if not args.snakemake_args and stamp.is_fresh(".", roots):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
+    # hashed before the dictionary is read and the build starts: an edit made meanwhile is not "built", and
+    # the read kept for the plan (plan.READ_MEMO) is not taken for the edited sources'
+    hashed = stamp.source_hashes(roots, stamp.known_sources())
     if source:
         # Every mistake of every edition, told at once before any job runs (glossary.dictionary.check)
-        found = dictionary.check_editions(runs)
+        found = dictionary.check_editions(runs, memo=(plan.READ_MEMO, stamp.read_key(hashed)))
         if found:
             print(told_mistakes(found), file=sys.stderr)
             print(f"{shown_site()}/ was left as it was.", file=sys.stderr)
@@ -494,8 +497,6 @@ def main(argv=None):
             print(note, file=sys.stderr, flush=True)
     try:
         with build_lock() as fd:
-            # hashed before the build starts: an edit made meanwhile is not "built"
-            hashed = stamp.source_hashes(roots, stamp.known_sources())
             site_shown = shown_site()
             for run in runs:
                 if len(runs) > 1:

@@ -207,7 +207,7 @@ def check_citations(loaded, cites=None):
     return sorted({c["key"] for c in cites})
 
 
-def check(source_path, overlay=None, base=None, complete=False, lang=None):
+def check(source_path, overlay=None, base=None, complete=False, lang=None, memo=None):
     """Every mistake of a dictionary in one read, in the build's words: the reader's (glossary.texdict:
     its files, entries, keys, labels, encodings), the demos its YAML file names, and its citations.
     Returns (texdict's dictionary of the terms that read without a mistake of their own, or None when
@@ -215,9 +215,10 @@ def check(source_path, overlay=None, base=None, complete=False, lang=None):
 
     `overlay`: {absolute path: text} read instead of those files (a language server's open buffers);
     `base`, `complete`: an edition's base dictionary (this function's or texdict's read) and whether
-    it must be complete; `lang`: the edition's language, named on each of its mistakes."""
+    it must be complete; `lang`: the edition's language, named on each of its mistakes; `memo`: where a
+    read without a mistake is kept for the build's plan (glossary.texdict.check_main)."""
     from glossary import texdict  # 34 ms (jsonschema): see glossary.plan.Source.config
-    read, mistakes = texdict.check_source(source_path, overlay, base, complete, lang)
+    read, mistakes = texdict.check_source(source_path, overlay, base, complete, lang, memo)
     if read is not None:
         bib = read.get("bibliography") and Path(read["root"]) / read["bibliography"]
         if base is not None and not (bib and bib.is_file()) and base.get("bibliography"):
@@ -264,10 +265,10 @@ def draft(source):
     return read
 
 
-def check_editions(runs):
+def check_editions(runs, memo=None):
     """The mistakes of every edition of a build (glossary.plan.edition_runs), each naming its edition
-    when there are several: [Mistake]."""
-    base, found = check(runs[0]["source"], lang=runs[0]["lang"] if len(runs) > 1 else None)
+    when there are several: [Mistake].  `memo`: where the first edition's read is kept (check())."""
+    base, found = check(runs[0]["source"], lang=runs[0]["lang"] if len(runs) > 1 else None, memo=memo)
     for run in runs[1:] if base is not None else ():
         found += check(run["source"], base=base, complete=run.get("complete", False), lang=run["lang"])[1]
     return found

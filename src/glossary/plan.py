@@ -27,6 +27,8 @@ STAGED = "results/site"
 # Held by a running build; a folder that holds it is a build's folder, whose files are no source.
 LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
+# The driver's read of the dictionary, kept for the plan's (glossary.texdict.check_main's memo).
+READ_MEMO = "results/cache/read.pickle"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # Every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt.
@@ -87,14 +89,14 @@ class Source:
         """The translations the YAML file names: {lang: {"main": path, ...}}."""
         return self.config.get("editions", {})
 
-    def read(self):
+    def read(self, memo=None):
         """glossary.texdict's read of the main file, with "config" (the fields above); a demo given
-        to a key the dictionary lacks is an EntryError."""
+        to a key the dictionary lacks is an EntryError.  `memo`: glossary.texdict.check_main's."""
         from glossary import texdict  # see config
         if not self.is_yaml and self.path.suffix != ".tex":
             raise glossary_entries.EntryError(f"{self.path}: a dictionary source is its main .tex file or a .yaml "
                                               "config naming it")
-        read = texdict.read(self.main)
+        read = texdict.read(self.main, memo=memo)
         keys = {e["key"] for e in read["entries"].values()}
         for key in self.config["demos"]:
             if key not in keys:
@@ -174,17 +176,20 @@ class Plan:
     `config`: config.yaml's values (entries_dir, site_title, batch_size ...); `editions_file`: the path of
     results/editions.json when the build has several editions (`edition`: this run's language)."""
 
-    def __init__(self, source, edition=None, *, config, repo, editions_file=None):
+    def __init__(self, source, edition=None, *, config, repo, editions_file=None, read_key=None):
         self.source, self.edition, self.config = source, edition, config
         self.repo, self.editions_file = Path(repo), editions_file
+        # the hash of every source (glossary.stamp): the driver's read kept under it is this build's
+        self.read_memo = (READ_MEMO, read_key) if read_key else None
         self._code_keys = {}
 
     @classmethod
-    def from_config(cls, config, repo):
+    def from_config(cls, config, repo, read_key=None):
         """The plan of a Snakemake run: config holds `source`, and `edition`/`editions` when the
-        driver planned several (glossary.build)."""
+        driver planned several (glossary.build); `read_key`: glossary.stamp.read_key of the sources,
+        under which the driver kept its read of the dictionary."""
         return cls(Source(config.get("source")), config.get("edition"), config=config, repo=repo,
-                   editions_file=config.get("editions"))
+                   editions_file=config.get("editions"), read_key=read_key)
 
     # --- the dictionary ----------------------------------------------------------------------------
 
@@ -202,7 +207,7 @@ class Plan:
                 loaded["bibliography"] = extra["bibliography"]     # a translation's missing one: the base's
         elif self.source:
             # `make serve`'s draft (config draft=1): the terms that build, the others left out
-            read = dictionary.draft(self.source) if config.get("draft") else self.source.read()
+            read = dictionary.draft(self.source) if config.get("draft") else self.source.read(self.read_memo)
             extra = read["config"]
             loaded = dictionary.from_source(read, extra, dictionary.book_of(read["main"], extra))
             loaded["fallback"] = read.get("draft_targets", {})

@@ -155,6 +155,12 @@ def sources_digest(hashed):
     return digest(hashed, salt=interpreter())
 
 
+def read_key(hashed):
+    """The key of a read of the dictionary from these sources (glossary.texdict.check_main's memo): the
+    driver's and its Snakemake's (whose interpreter is named python3 where the driver's is python)."""
+    return digest(hashed, salt=sys.version)
+
+
 def recorded(root="."):
     """What record() wrote after the last build, or None."""
     try:

@@ -53,6 +53,8 @@ The scanning is glossary.readers.latex.lexer's; each construct's names, checks a
 binding's (glossary.readers.latex: glossaries, references, graphics, pictures, environments, kernel).
 """
 import difflib
+import os
+import pickle
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -522,7 +524,7 @@ def unknown_of(bodies):
             for c in sorted(counts, key=lambda c: (-counts[c], c))]
 
 
-def read(main_path, base=None, complete=False):
+def read(main_path, base=None, complete=False, memo=None):
     """The dictionary whose main file is main_path:
 
     {"main": str(main_path), "root": its folder,
@@ -543,7 +545,7 @@ def read(main_path, base=None, complete=False):
     declares no glossary but the default takes the base's sections; a \\gls key only the base defines
     is a fallback key (its reference links to the base's term), or an error when `complete`.
     Every mistake found is raised at once: glossary.errors.Mistakes."""
-    return raised(*check_main(main_path, base, complete))
+    return raised(*check_main(main_path, base, complete, memo=memo))
 
 
 def read_main(main, root=None):
@@ -556,13 +558,40 @@ def read_main(main, root=None):
     return src, preamble, declared, [(n, before, src.where(at)) for n, before, at in inputs], sections, bib
 
 
-def check_main(main_path, base=None, complete=False, overlay=None, lang=None):
+def check_main(main_path, base=None, complete=False, overlay=None, lang=None, memo=None):
     """(read()'s dictionary of the terms that read without a mistake of their own, or None when the main
     file cannot be read; [Mistake], each naming `lang`'s edition when given).  `overlay`: {absolute
-    path: text} read instead of those files (an editor's unsaved buffers)."""
+    path: text} read instead of those files (an editor's unsaved buffers).  `memo`: (a file, the key of
+    what the read depends on: glossary.stamp.read_key), where a read without a mistake is kept, so that
+    the build's second reader (its plan, after the driver's check) reads it from there."""
+    memo = memo if overlay is None and base is None else None
+    kept = remembered(memo, main_path)
+    if kept is not None:
+        return kept, []
     reader = Reader(main_path, base, complete, overlay, lang)
     dictionary = reader.read()
+    if memo and dictionary is not None and not reader.mistakes:
+        remember(memo, main_path, dictionary)
     return dictionary, [replace(m, edition=lang) if lang else m for m in reader.mistakes]
+
+
+def remembered(memo, main_path):
+    """The dictionary kept under memo's key for this main file (as named: the read names it so), or None."""
+    if not memo:
+        return None
+    try:
+        key, dictionary = pickle.loads(Path(memo[0]).read_bytes())
+    except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+        return None
+    return dictionary if key == [memo[1], str(main_path)] else None
+
+
+def remember(memo, main_path, dictionary):
+    path = Path(memo[0])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(pickle.dumps(([memo[1], str(main_path)], dictionary), protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(partial, path)
 
 
 def raised(dictionary, mistakes):
@@ -578,12 +607,12 @@ def load(source_path):
     return raised(*check_source(source_path))
 
 
-def check_source(source_path, overlay=None, base=None, complete=False, lang=None):
+def check_source(source_path, overlay=None, base=None, complete=False, lang=None, memo=None):
     """load()'s dictionary (or None when neither the config nor the main file can be read) and its
-    mistakes, as check_main() gives them."""
+    mistakes, as check_main() gives them (and keeps them: memo)."""
     path = Path(source_path)
     if path.suffix == ".tex":
-        dictionary, mistakes = check_main(path, base, complete, overlay, lang)
+        dictionary, mistakes = check_main(path, base, complete, overlay, lang, memo)
         if dictionary is not None:
             dictionary["config"] = {"main": str(path), "demos": {}}
         return dictionary, mistakes
@@ -594,7 +623,7 @@ def check_source(source_path, overlay=None, base=None, complete=False, lang=None
         config = read_config(path)
     except EntryError as err:
         return None, mistakes_of(err, "config", lang)
-    dictionary, mistakes = check_main(config["main"], base, complete, overlay, lang)
+    dictionary, mistakes = check_main(config["main"], base, complete, overlay, lang, memo)
     if dictionary is None:
         return None, mistakes
     keys = {e["key"] for e in dictionary["entries"].values()} | set(dictionary["left_out"])

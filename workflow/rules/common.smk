@@ -10,11 +10,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from glossary import batchfiles, dictionary, editions, inprocess, jobenv, latex, plan, reading
-from glossary import snakemake_internals, typeset
+from glossary import snakemake_internals, stamp, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
-PLAN = plan.Plan.from_config(config, workflow.basedir)
+# The driver's read of the dictionary is the plan's while no source has changed since (glossary.stamp's hashes).
+READ_KEY = config.get("source") and stamp.read_key(
+    stamp.source_hashes(stamp.source_roots(workflow.basedir, config["source"]), stamp.known_sources())
+)
+PLAN = plan.Plan.from_config(config, workflow.basedir, READ_KEY)
 # A mistake in an entry stops the build here, before any job runs, with one message.
 try:
     DICTIONARY = PLAN.dictionary
