@@ -482,3 +482,30 @@ def test_a_link_opens_on_the_line_it_marks(book):
         assert 0 <= gap <= 14, (name, top, gap)          # above the line's glyphs, by at most a line
         checked += 1
     assert checked > len(titles)
+
+
+def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):
+    """The pieces are joined in a process of their own (bookrun.apart: it ends without freeing the
+    joined PDF), which reads the book's links as it writes it (links.pdf_links_of): what it reads is what
+    the written file holds."""
+    from glossary import links as site_links
+    from glossary import pdfpages
+    cache = pieces[2] / "results/cache/book"
+    records = jsonio.read(cache / bookrun.RECORDS)
+    parts = [{"pdf": cache / f"{name}.pdf", "nested": False, "undefined": set(record["undefined"])}
+             for name, record in sorted(records.items())]
+    found = bookrun.apart(pdfpages.join, parts, tmp_path / "book.pdf", then=bookrun.kept(site_links.pdf_links_of))
+    assert found[0] and found == site_links.pdf_links(tmp_path / "book.pdf")
+    # what the join raises is raised here, in the process that asked for it
+    with pytest.raises(ValueError, match="is an earlier part's too"):
+        bookrun.apart(pdfpages.join, parts[:1] * 2, tmp_path / "twice.pdf")
+    assert not (tmp_path / "twice.pdf").exists()
+
+    class Unpicklable(Exception):
+        pass
+
+    def fails():
+        raise Unpicklable("told all the same")
+
+    with pytest.raises(RuntimeError, match="Unpicklable: told all the same"):
+        bookrun.apart(fails)

@@ -244,7 +244,7 @@ def test_the_book_starts_from_its_settled_contents_and_ends_as_from_nothing(tmp_
 
     def compile_(word, pdf, cache):
         piece = {"name": "book", "kind": "whole", "tex": BOOK_LIKE.replace("WORD", word), "nested": False}
-        return bookrun.compile_book([piece], tex, tmp_path / pdf, tmp_path / "log", cache).get("book", 0)
+        return bookrun.compile_book([piece], tex, tmp_path / pdf, tmp_path / "log", cache)[0].get("book", 0)
 
     assert compile_("A word", "first.pdf", kept) >= 2
     assert {".aux", ".out", ".toc"} <= {p.suffix for p in kept.iterdir()}

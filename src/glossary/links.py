@@ -174,7 +174,7 @@ def pdf_links(path):
     if not _may_have_links(data):
         return [], []
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        return _links(pdf)
+        return pdf_links_of(pdf)
 
 
 def _named_destinations(pdf):
@@ -187,7 +187,8 @@ def _named_destinations(pdf):
     return found
 
 
-def _links(pdf):
+def pdf_links_of(pdf):
+    """pdf_links() of an open pikepdf.Pdf (the book's, read as it is written: glossary.bookrun)."""
     names = None    # read only for a link to a named destination: most PDFs (the figures) have none
     pages = {page.objgen for page in pdf.pages}
     addresses, broken = [], []
@@ -328,7 +329,7 @@ def resolve(address, here, site_url=""):
 
 
 def check(site, site_url="", entries=None, templates=(), files=None, root=".", prefix="", outside=(),
-          cache=None, only=None, holders=None):
+          cache=None, only=None, holders=None, given=None):
     """Check every link of the site folder `site`; returns a Result.  `entries` ({slug: entry.md})
     and `templates` name the sources, relative to the repository `root`.  A language edition's
     folder sits at `prefix` ("de/") in the whole site: a link to `outside`, the whole-site paths of
@@ -337,7 +338,8 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
     of all the site's `files` (which need not all be there yet: the pages' ids are then unknown, and a
     link to a page's fragment is dead; a file under a folder the list names is there); None, every
     file.  `holders`: {slug: that entry's text} (the book's print sections), where a dead link of
-    a file of many entries is looked for to name the entry's source."""
+    a file of many entries is looked for to name the entry's source.  `given`: {a PDF's name: pdf_links()
+    of it} read already (the book's, as it was written), not read again from its file."""
     outside = set(outside)
     site = Path(site)
     names = files if files is not None else site_files(site)
@@ -389,7 +391,7 @@ def check(site, site_url="", entries=None, templates=(), files=None, root=".", p
 
     for name in names if only is None else only:
         if name.endswith(".pdf"):
-            addresses, broken = read(site / name, pdf_links)
+            addresses, broken = given[name] if given and name in given else read(site / name, pdf_links)
         if name not in html_links and name not in TEXT_FILES and not name.endswith(".pdf"):
             continue
         result.files += 1

@@ -413,14 +413,15 @@ JOIN_SAVE = {"deterministic_id": True, "static_id": False, "qdf": False, "linear
 EVERY_RUN = {"Doc-Start"}
 
 
-def join(parts, output):
+def join(parts, output, then=None):
     """One PDF of `parts` ([{"pdf", "nested", "undefined"}], pdflatex runs of one document's pieces,
     glossary.bookrun), written atomically, its bytes a function of theirs: their pages in order; one
     tree of named destinations, each name from the part that defines it (a part's links to another's
     names, which pdfTeX pointed at a page of its own, are `undefined`: names it does not define); one
     outline, a nested part's top items under the last top item before it; page labels that run on;
     the first part's catalog entries (open action, page mode) and document information.  Each part
-    keeps its own font subsets."""
+    keeps its own font subsets.  `then`: called with the joined Pdf once it is written, before it is
+    freed; join returns what it returns."""
     sources = [pikepdf.open(p["pdf"]) for p in parts]
     try:
         out = pikepdf.new()
@@ -459,6 +460,7 @@ def join(parts, output):
         tmp = inprocess.temporary(Path(output))
         out.save(tmp, **JOIN_SAVE)
         os.replace(tmp, output)
+        return then(out) if then else None
     finally:
         for source in sources:
             source.close()
