@@ -543,6 +543,31 @@ def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monk
     assert len(texts) == len(set(edited.values())) and "gathered anew" in " ".join(texts.values())
 
 
+def test_the_search_job_counts_only_the_documents_it_has_not_kept(catalog, out, monkeypatch):
+    """The build's search job left each document's terms as lunr counts them (reading.keep_counts); with
+    them, an edited document alone goes through lunr's pipeline, the files are those made from nothing,
+    and what is kept is the present documents' only."""
+    prose = {slug: done["html"] for slug, done in batchfiles.read_build(out).items()}
+    forms = json.loads((out / "results/forms.json").read_text())
+    kept = reading.counts_kept(out / "results/cache/search-counts.json", "en")
+    docs = reading.search_documents(catalog, prose, forms)
+    assert len(kept) == len(docs) > 10
+    assert reading.search_files(docs, "en", dict(kept)) == {p: (out / "site" / p).read_text()
+                                                          for p in reading.search_paths()}
+    edited = reading.search_documents(catalog, dict(prose, feature=prose["feature"].replace(
+        "</p>", " gathered anew</p>", 1)), forms)
+    counted = []
+    filled = reading._filled
+    monkeypatch.setattr(reading, "_filled", lambda docs, lang: counted.extend(docs) or filled(docs, lang))
+    counts = dict(kept)
+    files = reading.search_files(edited, "en", counts)
+    assert [d["slug"] for d in counted] == ["feature"]
+    monkeypatch.setattr(reading, "_filled", filled)
+    assert files == reading.search_files(edited)
+    assert len(counts) == len(edited) and set(counts) != set(kept)
+    assert reading.counts_kept(out / "results/cache/search-counts.json", "de") == {}     # another language's
+
+
 def test_index_and_previews_are_pure_functions(catalog, site):
     prose = {r["slug"]: "<p>A <math><mi>x</mi></math> word.</p>" for r in catalog["entries"]}
     docs = reading.search_documents(catalog, prose, {})

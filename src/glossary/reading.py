@@ -189,6 +189,28 @@ def keep_texts(path, texts):
     dictionary.write_if_changed(Path(path), json.dumps({"code": _CODE, "texts": texts}, sort_keys=True))
 
 
+def counts_kept(path, lang):
+    """counts_of's `kept` as the last search job of this code, lunr and language left it in `path` ({} when
+    none)."""
+    try:
+        kept = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
+        return {}
+    made_by = [kept.get("code"), kept.get("lunr"), kept.get("lang")]
+    return kept["counts"] if made_by == [_CODE, _lunr_version(), lang] else {}
+
+
+def keep_counts(path, lang, counts):
+    """Keep counts_of's `kept` for the next search job, written whole or not at all."""
+    made = {"code": _CODE, "lunr": _lunr_version(), "lang": lang, "counts": counts}
+    dictionary.write_if_changed(Path(path), json.dumps(made, sort_keys=True))
+
+
+def _lunr_version():
+    from importlib.metadata import version
+    return version("lunr")
+
+
 def language_file(lang):
     """lunr-languages' file of a language (templates/vendor/lunr.<lang>.min.js), or None (English:
     lunr's own pipeline)."""
@@ -257,6 +279,25 @@ def _filled(docs, lang):
     return builder
 
 
+def counts_of(docs, lang="en", kept=None):
+    """Each document's terms as lunr's builder counts them (its pipeline: tokens, stop words, stems):
+    [{field: [its length in terms, {term: how often}]}] in docs' order.  `kept`: {a document's key (its
+    fields' text): its counts}, as the last search job left them (counts_kept), so that only the documents
+    that changed go through the pipeline (most of the job's time at 5,000 terms); it is left holding these
+    documents' alone."""
+    before, kept = dict(kept or {}), {} if kept is None else kept
+    kept.clear()
+    keys = [hashlib.sha256(json.dumps([d[f] for f in BOOSTS]).encode()).hexdigest() for d in docs]
+    new = [(key, d) for key, d in dict(zip(keys, docs)).items() if key not in before]
+    if new:
+        builder = _filled([d for _, d in new], lang)
+        for i, (key, _) in enumerate(new):
+            before[key] = {f: [builder.field_lengths[f"{f}/{i}"], dict(builder.field_term_frequencies[f"{f}/{i}"])]
+                           for f in BOOSTS}
+    kept.update((key, before[key]) for key in keys)
+    return [kept[key] for key in keys]
+
+
 def search_index(docs, lang="en"):
     """The whole lunr index of the documents (lunr.py: the same pipeline and format as lunr.js 2.3),
     each document referred to by its position; a language lunr-languages knows gets its stemming.
@@ -288,7 +329,7 @@ def search_paths():
     return ["search-index.js"] + [shard_file(k) for k in SHARDS] + [shown_file(k) for k in SHARDS]
 
 
-def search_files(docs, lang="en"):
+def search_files(docs, lang="en", kept=None):
     """The search as the site publishes it, {path under site/: text}, so that the first results
     load little of a large dictionary (docs/reading.md):
 
@@ -301,21 +342,25 @@ def search_files(docs, lang="en"):
 
     reading.js (and load_search) compute lunr's BM25 vectors from the postings and the lengths as
     lunr's builder does, so the index they assemble is lunr.py's.  A shard holds counts, not
-    weights: an edit of one term rewrites the shards of the words it changed, not all of them."""
-    builder = _filled(docs, lang)
+    weights: an edit of one term rewrites the shards of the words it changed, not all of them.
+    `kept`: counts_of's."""
+    counts = counts_of(docs, lang, kept)
     fields = list(BOOSTS)
     sections = sorted({d["section"] for d in docs})
     from lunr import __TARGET_JS_VERSION__  # see language_builder
-    head = {"version": __TARGET_JS_VERSION__, "pipeline": builder.search_pipeline.serialize(),
+    head = {"version": __TARGET_JS_VERSION__, "pipeline": _builder(lang).search_pipeline.serialize(),
             "fields": [[f, BOOSTS[f]] for f in fields], "sections": sections,
             "docs": [[d["slug"], d["name"], sections.index(d["section"]), d["form_list"], d["referrers"],
-                      [builder.field_lengths[f"{f}/{i}"] for f in fields]] for i, d in enumerate(docs)]}
+                      [counts[i][f][0] for f in fields]] for i, d in enumerate(docs)]}
+    # each token's postings, per field: the documents (in order) that have it, with how often if more than once
     shards = {key: {} for key in SHARDS}
-    for token, posting in builder.inverted_index.items():
-        shards[shard_key(token)][token] = [
-            [int(ref) if tf == 1 else [int(ref), tf]
-             for ref, tf in sorted(((ref, builder.field_term_frequencies[f"{f}/{ref}"][token]) for ref in posting[f]),
-                                   key=lambda p: int(p[0]))] for f in fields]
+    for i, count in enumerate(counts):
+        for n, field in enumerate(fields):
+            for token, tf in count[field][1].items():
+                postings = shards[shard_key(token)].get(token)
+                if postings is None:
+                    postings = shards[shard_key(token)][token] = [[] for _ in fields]
+                postings[n].append(i if tf == 1 else [i, tf])
     shown = {key: {} for key in SHARDS}
     for d in docs:
         shown[shard_key(d["slug"])][d["slug"]] = d["shown"]

@@ -24,6 +24,8 @@ rule search_index:
         lang=EDITION["lang"],
         # each entry's prose as text, by the sha256 of its HTML (glossary.reading.texts_kept)
         cache="results/cache/search-text.json",
+        # each document's terms as lunr counts them, by its text (glossary.reading.counts_of)
+        counts="results/cache/search-counts.json",
     message:
         "the search index of the terms (lunr), in {} shards".format(len(reading.SHARDS))
     script:
