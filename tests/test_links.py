@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pypdf
@@ -152,6 +153,40 @@ def test_a_kept_check_visits_only_the_files_that_changed(repo, tmp_path, monkeyp
     assert sorted((d.file, d.address) for d in result.dead) == [
         ("llms.txt", f"{config['site_url']}terms/beta.html#top"), ("terms/alpha.html", "beta.html#top")]
     assert [d.line() for d in check()[0].dead] == [d.line() for d in result.dead]      # told again
+
+
+def test_a_kept_check_reads_only_the_files_written_since(repo, tmp_path, monkeypatch):
+    """A file whose size, time and inode are those of the last check keeps its hash unread (links.Reads);
+    a file written since, or replaced by another of the same size and time, is read again."""
+    site, cache = repo / "results/site", tmp_path / "links.json"
+    config = yaml.safe_load((repo / "config.yaml").read_text())
+    long_ago = time.time_ns() - 10 * 1_000_000_000      # trusted: older than the check by far
+    files = [p for p in site.rglob("*") if p.is_file()]
+    for path in files:
+        os.utime(path, ns=(long_ago, long_ago))
+    first = links.check(site, config["site_url"], None, [], root=repo, cache=cache)
+    read, read_bytes = [], Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or read_bytes(self))
+
+    def check():
+        read.clear()
+        result = links.check(site, config["site_url"], None, [], root=repo, cache=cache)
+        return result, sorted(read)
+    again, hashed = check()
+    assert hashed == [] and (again.report(), again.files) == (first.report(), first.files)
+    beta = site / "terms/beta.html"
+    beta.write_text(beta.read_text().replace("after the inner div", "after the div"))
+    assert check()[1] == ["beta.html"]
+    alpha = site / "terms/alpha.html"
+    text = alpha.read_text()
+    swapped = site / "terms/alpha.new"
+    swapped.write_text(text.replace('href="beta.html#top"', 'href="gamm.html#top"'))    # as long
+    os.utime(swapped, ns=(long_ago, long_ago))
+    os.replace(swapped, alpha)
+    result, hashed = check()
+    assert "alpha.html" in hashed and [(d.file, d.address) for d in result.dead] == [
+        ("terms/alpha.html", "gamm.html#top")]
+    assert alpha.stat().st_size == len(text.encode())      # the size and time of the file it replaced
 
 
 def test_a_file_checked_beside_the_pages_needs_only_their_names(repo):

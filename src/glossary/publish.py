@@ -156,6 +156,12 @@ def _stats(*paths):
         return None
 
 
+def stats_of(path):
+    """_stats of one file (None when it is missing): what tells a later write of it (glossary.links too)."""
+    found = _stats(path)
+    return found and found[0]
+
+
 def _unchanged(recorded, src, published):
     """Whether src and its published twin are as the record saw them (then they hold the same bytes)."""
     return recorded is not None and _stats(src, published) == recorded
