@@ -272,7 +272,7 @@ class Plan:
         for batch, slugs in self.batches.items():
             dictionary.batch_snapshots(batch, slugs, digests, folder)
         dictionary.write_if_changed(Path(folder) / METAS, jsonio.dumps(
-            {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}))
+            {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}, compact=True))
         dictionary.write_names(self.dictionary, folder)
 
     @cached_property
