@@ -71,9 +71,8 @@ def test_persistence_still_hashes_every_input_for_each_output():
     assert list(inspect.signature(_IOFile.checksum).parameters)[:4] == ["self", "threshold", "force", "algorithm"]
 
 
-def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
-    import asyncio
-
+def counted_checksums(monkeypatch):
+    """_IOFile.checksum counting what it hashes: (the names hashed, two input files)."""
     from snakemake.io import _IOFile
     hashed = []
 
@@ -86,7 +85,14 @@ def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
     class File(str):
         pass
 
-    inputs = [File("a.txt"), File("b.txt")]
+    return hashed, [File("a.txt"), File("b.txt")]
+
+
+def test_a_finished_jobs_inputs_are_hashed_once(monkeypatch):
+    import asyncio
+
+    from snakemake.io import _IOFile
+    hashed, inputs = counted_checksums(monkeypatch)
 
     async def finished(job):          # as Persistence.finished: every input, once per output
         return [[await _IOFile.checksum(f, 1000) for f in inputs] for _ in job]
@@ -107,18 +113,7 @@ def test_a_rule_named_unhashed_records_no_input_checksums(monkeypatch):
     import asyncio
 
     from snakemake.io import _IOFile
-    hashed = []
-
-    async def checksum(self, threshold=None, force=False, algorithm=None):
-        hashed.append(str(self))
-        return f"sha256:{self}"
-
-    monkeypatch.setattr(_IOFile, "checksum", checksum)
-
-    class File(str):
-        pass
-
-    inputs = [File("a.txt"), File("b.txt")]
+    hashed, inputs = counted_checksums(monkeypatch)
 
     async def finished(job):
         return [[await _IOFile.checksum(f, 1000) for f in inputs] for _ in job.output]
