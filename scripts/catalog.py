@@ -7,13 +7,13 @@ from glossary import batchfiles, catalog, jsonio
 
 sys.stderr = open(snakemake.log[0], "w")
 prose = batchfiles.read(snakemake.input["prose"])
-metas = [prose[slug]["meta"] for slug in snakemake.params["see_also"]]     # in the entries' order
-built = catalog.build(metas, jsonio.read(snakemake.input["names"]), snakemake.params["sections"],
-                      snakemake.params["see_also"])
+made_by = jsonio.read(snakemake.input["plan"])          # glossary.plan.CATALOG_PLAN
+see_also, batches = dict(made_by["see_also"]), dict(made_by["batches"])
+metas = [prose[slug]["meta"] for slug in see_also]     # in the entries' order
+built = catalog.build(metas, jsonio.read(snakemake.input["names"]), made_by["sections"], see_also)
 jsonio.write(snakemake.output["catalog"], built)
-pages, prints = catalog.views(built, metas, snakemake.params["batches"])
-for batch, page, printed in zip(snakemake.params["batches"], snakemake.output["views"], snakemake.output["print_views"],
-                                strict=True):
+pages, prints = catalog.views(built, metas, batches)
+for batch, page, printed in zip(batches, snakemake.output["views"], snakemake.output["print_views"], strict=True):
     # read by the batch's jobs alone, and large: on one line
     jsonio.write(page, pages[batch], compact=True)
     jsonio.write(printed, prints[batch], compact=True)

@@ -33,6 +33,10 @@ REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # Every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt.
 METAS = "results/metas.json"
+# What the catalog is made by besides the prose: the sections, the batches, each entry's "see also"
+# (a file, not the rule's params: Snakemake keeps a job's params in the record of each of its outputs,
+# 109 for the catalog at 5,000 terms, 48 MB rewritten at every edit).
+CATALOG_PLAN = "results/catalog-plan.json"
 # Each script's library input (Plan.lib); "_": no entry slug, so no per-entry rule claims these files.
 LIBS = "results/_lib"
 # The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
@@ -274,6 +278,9 @@ class Plan:
         dictionary.write_if_changed(Path(folder) / METAS, jsonio.dumps(
             {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}, compact=True))
         dictionary.write_names(self.dictionary, folder)
+        dictionary.write_if_changed(Path(folder) / CATALOG_PLAN, jsonio.dumps({
+            "sections": self.dictionary["sections"], "batches": list(self.batches.items()),
+            "see_also": [[slug, e["see_also"]] for slug, e in self.entries.items()]}, compact=True))
 
     @cached_property
     def site(self):

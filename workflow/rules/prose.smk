@@ -39,6 +39,8 @@ checkpoint catalog:
     input:
         prose=[batchfiles.prose_path(b) for b in BATCHES],
         names=dictionary.NAMES,
+        # the sections, the batches and each entry's "see also", in the entries' order
+        plan=plan.CATALOG_PLAN,
         lib=lib("catalog"),
     output:
         catalog=plan.CATALOG,
@@ -50,10 +52,6 @@ checkpoint catalog:
     # every page, section, PDF and the book wait for it: it takes the first free core after the prose
     priority: PRIORITY["ahead"]
     localrule: True
-    params:
-        sections=DICTIONARY["sections"],
-        batches=BATCHES,
-        see_also={s: e["see_also"] for s, e in ENTRIES.items()},
     message:
         "catalog of the entries: titles, sections, summaries, references between them"
     script:
