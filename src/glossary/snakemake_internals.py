@@ -122,11 +122,10 @@ def unbounded_metadata_cache():
     FilePersistence reads each output's record (.snakemake/metadata/) through an lru_cache of
     Snakemake's default size, 128; the real dictionary's build has 4,435 records, so each was read
     from disk about seven times while the DAG was built (29,856 reads).  And Snakemake clears the
-    whole cache (_clear_cache) whenever a job starts or ends, though only that job's records change:
-    after the catalog checkpoint of an edit at 5,000 terms, the DAG's second look read all 15,000
-    records from disk again (1.1 s).  Here each record is kept until it is written or deleted (where
-    Snakemake changes records); _clear_cache still forgets what else it keeps (the incomplete
-    markers).  Returns True when installed."""
+    whole cache (_clear_cache) whenever a job starts or ends, though only that job's records change.
+    Here each record is kept until it is written or deleted (where Snakemake changes records);
+    _clear_cache still forgets what else it keeps (the incomplete markers).  Returns True when
+    installed."""
     from snakemake.persistence.file import FilePersistence
     where = "snakemake.persistence.file.FilePersistence"
     cached = _attribute(FilePersistence, "_read_record_cached", where)
