@@ -3,6 +3,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, copy_repo
@@ -145,3 +146,16 @@ def test_a_no_op_records_the_files_it_hashed_again(tree, monkeypatch):
     assert stamp.hashes(tree, [stamp.SITE], site).read == 0
     assert stamp.source_hashes(tree, stamp.known_sources(tree)).read == 0
     assert stamp.is_fresh(tree)
+
+
+def test_the_read_key_is_the_same_whatever_the_interpreter_is_called(tree):
+    """The driver runs as `python`, its Snakemake as `python3`: the key of the dictionary's read that the
+    one keeps and the other looks for (stamp.read_key) must not name the interpreter, as the stamp's does."""
+    code = ("import sys; from glossary import stamp; h = stamp.source_hashes(sys.argv[1]); "
+            "print(stamp.read_key(h), stamp.sources_digest(h))")
+    keys = []
+    for name in ("python", "python3"):
+        run = subprocess.run([str(Path(sys.executable).with_name(name)), "-c", code, str(tree)], check=True,
+                             capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+        keys.append(run.stdout.split())
+    assert keys[0][0] == keys[1][0] and keys[0][1] != keys[1][1]

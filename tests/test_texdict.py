@@ -506,3 +506,12 @@ def test_a_kept_read_is_taken_under_its_own_key_alone(tmp_path):
     assert texdict.remembered((memo, "two"), main)["entries"]["datapoint"]["title"] == "data sample"
     # the key is also the main file as named (the read names it so)
     assert texdict.remembered((memo, "two"), os.path.relpath(main)) is None
+    # a source changed while it was read (the key taken anew differs): the read is not kept
+    twice = "\n\\newglossaryentry{datapoint}{name={again},description={twice}}\n"
+    models.write_text(models.read_text().replace(twice, ""))
+    assert not texdict.check_main(main, memo=(memo, "five", lambda: "six"))[1]
+    assert texdict.remembered((memo, "five"), main) is None
+    assert texdict.check_main(main, memo=(memo, "five", lambda: "five"))[1] == []
+    assert texdict.remembered((memo, "five"), main)["entries"]["datapoint"]["title"] == "data sample"
+    memo.write_bytes(b"not a pickle of ours")
+    assert texdict.remembered((memo, "five"), main) is None

@@ -487,7 +487,8 @@ def main(argv=None):
     hashed = stamp.source_hashes(roots, stamp.known_sources())
     if source:
         # Every mistake of every edition, told at once before any job runs (glossary.dictionary.check)
-        found = dictionary.check_editions(runs, memo=(plan.READ_MEMO, stamp.read_key(hashed)))
+        found = dictionary.check_editions(runs, memo=(plan.READ_MEMO, stamp.read_key(hashed), lambda: stamp.read_key(
+            stamp.source_hashes(roots, stamp.known_sources()))))
         if found:
             print(told_mistakes(found), file=sys.stderr)
             print(f"{shown_site()}/ was left as it was.", file=sys.stderr)

@@ -183,15 +183,16 @@ class Plan:
     def __init__(self, source, edition=None, *, config, repo, editions_file=None, read_key=None):
         self.source, self.edition, self.config = source, edition, config
         self.repo, self.editions_file = Path(repo), editions_file
-        # the hash of every source (glossary.stamp): the driver's read kept under it is this build's
-        self.read_memo = (READ_MEMO, read_key) if read_key else None
+        # the hash of every source (glossary.stamp), taken now: the driver's read kept under it is this
+        # build's (glossary.texdict.check_main's memo; read_key gives it anew)
+        self.read_memo = (READ_MEMO, read_key(), read_key) if read_key else None
         self._code_keys = {}
 
     @classmethod
     def from_config(cls, config, repo, read_key=None):
         """The plan of a Snakemake run: config holds `source`, and `edition`/`editions` when the
-        driver planned several (glossary.build); `read_key`: glossary.stamp.read_key of the sources,
-        under which the driver kept its read of the dictionary."""
+        driver planned several (glossary.build); `read_key`: a function giving glossary.stamp.read_key of
+        the sources, under which the driver kept its read of the dictionary."""
         return cls(Source(config.get("source")), config.get("edition"), config=config, repo=repo,
                    editions_file=config.get("editions"), read_key=read_key)
 

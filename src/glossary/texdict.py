@@ -562,15 +562,17 @@ def check_main(main_path, base=None, complete=False, overlay=None, lang=None, me
     """(read()'s dictionary of the terms that read without a mistake of their own, or None when the main
     file cannot be read; [Mistake], each naming `lang`'s edition when given).  `overlay`: {absolute
     path: text} read instead of those files (an editor's unsaved buffers).  `memo`: (a file, the key of
-    what the read depends on: glossary.stamp.read_key), where a read without a mistake is kept, so that
-    the build's second reader (its plan, after the driver's check) reads it from there."""
+    what the read depends on, taken before it: glossary.stamp.read_key[, a function giving that key
+    anew]), where a read without a mistake is kept, so that the build's second reader (its plan, after
+    the driver's check) reads it from there; it is not kept when the key anew differs (a source changed
+    while it was read)."""
     memo = memo if overlay is None and base is None else None
     kept = remembered(memo, main_path)
     if kept is not None:
         return kept, []
     reader = Reader(main_path, base, complete, overlay, lang)
     dictionary = reader.read()
-    if memo and dictionary is not None and not reader.mistakes:
+    if memo and dictionary is not None and not reader.mistakes and (len(memo) < 3 or memo[2]() == memo[1]):
         remember(memo, main_path, dictionary)
     return dictionary, [replace(m, edition=lang) if lang else m for m in reader.mistakes]
 
@@ -581,7 +583,7 @@ def remembered(memo, main_path):
         return None
     try:
         key, dictionary = pickle.loads(Path(memo[0]).read_bytes())
-    except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+    except Exception:       # none, or not one this code wrote: read anew
         return None
     return dictionary if key == [memo[1], str(main_path)] else None
 

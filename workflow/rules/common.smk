@@ -14,11 +14,15 @@ from glossary import snakemake_internals, stamp, typeset
 from glossary import catalog as glossary_catalog
 from glossary import entries as glossary_entries
 
-# The driver's read of the dictionary is the plan's while no source has changed since (glossary.stamp's hashes).
-READ_KEY = config.get("source") and stamp.read_key(
-    stamp.source_hashes(stamp.source_roots(workflow.basedir, config["source"]), stamp.known_sources())
-)
-PLAN = plan.Plan.from_config(config, workflow.basedir, READ_KEY)
+
+def read_key():
+    """The hash of every source (glossary.stamp): the driver's read of the dictionary kept under it is
+    the plan's while no source has changed since."""
+    roots = stamp.source_roots(workflow.basedir, config["source"])
+    return stamp.read_key(stamp.source_hashes(roots, stamp.known_sources()))
+
+
+PLAN = plan.Plan.from_config(config, workflow.basedir, read_key if config.get("source") else None)
 # A mistake in an entry stops the build here, before any job runs, with one message.
 try:
     DICTIONARY = PLAN.dictionary
