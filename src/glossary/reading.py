@@ -197,18 +197,27 @@ def counts_kept(path, lang):
     except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
         return {}
     made_by = [kept.get("code"), kept.get("lunr"), kept.get("lang")]
-    return kept["counts"] if made_by == [_CODE, _lunr_version(), lang] else {}
+    return kept["counts"] if made_by == [_CODE, _lunr_version(), _pipeline_of(lang)] else {}
 
 
 def keep_counts(path, lang, counts):
     """Keep counts_of's `kept` for the next search job, written whole or not at all."""
-    made = {"code": _CODE, "lunr": _lunr_version(), "lang": lang, "counts": counts}
+    made = {"code": _CODE, "lunr": _lunr_version(), "lang": _pipeline_of(lang), "counts": counts}
     dictionary.write_if_changed(Path(path), json.dumps(made, sort_keys=True))
 
 
 def _lunr_version():
     from importlib.metadata import version
     return version("lunr")
+
+
+def _pipeline_of(lang):
+    """What a language's counts are made by besides lunr (language_builder): its lunr-languages file (the
+    word characters, the stop words) and nltk's stemmer; English: lunr's own pipeline."""
+    if not language_file(lang):
+        return lang
+    from importlib.metadata import version
+    return [lang, hashlib.sha256((VENDOR / language_file(lang)).read_bytes()).hexdigest(), version("nltk")]
 
 
 def language_file(lang):
