@@ -497,9 +497,10 @@ def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):
     found = bookrun.apart(pdfpages.join, parts, tmp_path / "book.pdf", then=bookrun.kept(site_links.pdf_links_of))
     assert found[0] and found == site_links.pdf_links(tmp_path / "book.pdf")
     # what the join raises is raised here, in the process that asked for it
-    with pytest.raises(ValueError, match="is an earlier part's too"):
+    with pytest.raises(ValueError, match="is an earlier part's too") as raised:
         bookrun.apart(pdfpages.join, parts[:1] * 2, tmp_path / "twice.pdf")
     assert not (tmp_path / "twice.pdf").exists()
+    assert "in the forked process" in raised.value.__notes__[0] and "pdfpages.py" in raised.value.__notes__[0]
 
     class Unpicklable(Exception):
         pass

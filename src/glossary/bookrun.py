@@ -12,13 +12,16 @@ files and the PDFs are kept (`cache`), so that an edit reruns its piece alone, a
 it only when it ends on another page; a run from nothing settles on the same files.
 """
 import concurrent.futures
+import ctypes
 import hashlib
 import os
 import pickle
 import re
 import shutil
+import signal
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 import pikepdf
@@ -102,7 +105,11 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
             return ran, then(book)
     parts = [{"pdf": cache / f"{p['name']}.pdf", "nested": p["nested"],
               "undefined": set(records[p["name"]]["undefined"])} for p in pieces]
-    return ran, apart(pdfpages.join, parts, pdf_path, then=kept(then))
+    # joined beside the pieces and moved into place here: a join that outlives its job writes no book
+    joined = cache / "joined.pdf"
+    found = apart(pdfpages.join, parts, joined, then=kept(then))
+    os.replace(joined, pdf_path)
+    return ran, found
 
 
 def kept(then):
@@ -118,21 +125,26 @@ def kept(then):
 def apart(function, *args, **kwargs):
     """function(*args, **kwargs) in a forked process, which ends (os._exit) without Python freeing what
     it made: a joined book's objects took 1.1 s to free at 5,000 terms, the process's end none.  Returns
-    function's result (pickled through a pipe); raises again what it raised."""
+    function's result (pickled through a pipe); raises again what it raised, with the forked process's
+    traceback as a note.  The forked process ends with this one (Linux: PR_SET_PDEATHSIG)."""
+    name = getattr(function, "__name__", str(function))
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     reading, writing = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.close(reading)
         try:
+            os.close(reading)
+            _ends_with_parent(parent)
             try:
-                told = pickle.dumps((True, function(*args, **kwargs)))
+                told = pickle.dumps((True, function(*args, **kwargs), ""))
             except Exception as err:        # what function raises, told to the parent
+                trace = traceback.format_exc()
                 try:
-                    told = pickle.dumps((False, err))
+                    told = pickle.dumps((False, err, trace))
                 except Exception:
-                    told = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}")))
+                    told = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}"), trace))
             with os.fdopen(writing, "wb") as out:
                 out.write(told)
             sys.stdout.flush()
@@ -142,13 +154,26 @@ def apart(function, *args, **kwargs):
     os.close(writing)
     with os.fdopen(reading, "rb") as told:
         data = told.read()
-    _, status = os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError(f"{getattr(function, '__name__', function)} ended without an answer (status {status})")
-    ok, value = pickle.loads(data)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        ok, value, trace = pickle.loads(data)
+    except Exception:
+        raise RuntimeError(f"{name}, in a forked process, ended without a readable answer (exit code {code})") \
+            from None
     if not ok:
+        value.add_note(f"in the forked process of bookrun.apart:\n{trace}")
         raise value
     return value
+
+
+def _ends_with_parent(parent):
+    """The calling (forked) process is killed when `parent` ends (Linux's prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):   # not Linux: the forked process ends when its function does
+        return
+    if os.getppid() != parent:          # the parent ended before the setting took
+        os._exit(1)
 
 
 def own(cache, name, ext):
