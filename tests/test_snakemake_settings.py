@@ -85,3 +85,17 @@ def test_jobs_do_not_compile_the_package_again(tmp_path):
     run = subprocess.run([str(BIN / "snakemake"), "-n"], cwd=work, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert loaded_from_source() == set()
+
+
+def test_a_staged_file_that_is_gone_is_built_again(built, tmp_path):
+    """Rule all asks for the link report and the book, and for any staged file that is missing: Snakemake
+    builds a missing file only for a target or a job that reruns, and the link check, up to date, does
+    not rerun for an input that is gone."""
+    work = copy_built(built[0], tmp_path / "glossary")
+    gone = [work / PAGE, work / PAGE.replace(".html", ".md")]
+    for path in gone:
+        path.unlink()
+    run = subprocess.run([str(BIN / "snakemake"), "--cores", "2"], cwd=work, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-2000:]
+    assert all(path.is_file() for path in gone)
