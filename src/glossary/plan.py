@@ -531,8 +531,8 @@ class Plan:
         return files + self.picture_files([slug])
 
     def site_files(self):
-        """Every file of the staged site (rule all's inputs, and the link check's): what `make site`
-        publishes, and all it publishes (glossary.publish)."""
+        """Every file of the staged site (the link check's inputs but the book; rule all asks for the book
+        and for those missing): what `make site` publishes, and all it publishes (glossary.publish)."""
         names = ("index.html", "style.css", "favicon.svg", "favicon.ico", "build-info.json", "terms.json",
                  "sitemap.xml", "llms.txt", "notation.sty", "dictionary.pdf")
         files = [f"{STAGED}/{name}" for name in names]
