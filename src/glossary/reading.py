@@ -196,28 +196,22 @@ def counts_kept(path, lang):
         kept = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
         return {}
-    made_by = [kept.get("code"), kept.get("lunr"), kept.get("lang")]
-    return kept["counts"] if made_by == [_CODE, _lunr_version(), _pipeline_of(lang)] else {}
+    made_by = _counts_made_by(lang)
+    return kept["counts"] if all(kept.get(k) == v for k, v in made_by.items()) else {}
 
 
 def keep_counts(path, lang, counts):
     """Keep counts_of's `kept` for the next search job, written whole or not at all."""
-    made = {"code": _CODE, "lunr": _lunr_version(), "lang": _pipeline_of(lang), "counts": counts}
-    dictionary.write_if_changed(Path(path), json.dumps(made, sort_keys=True))
+    dictionary.write_if_changed(Path(path), json.dumps({**_counts_made_by(lang), "counts": counts}, sort_keys=True))
 
 
-def _lunr_version():
+def _counts_made_by(lang):
+    """What a language's counts are made by: this code, lunr, and for a language of lunr-languages
+    (language_builder) its file (the word characters, the stop words) and nltk's stemmer."""
     from importlib.metadata import version
-    return version("lunr")
-
-
-def _pipeline_of(lang):
-    """What a language's counts are made by besides lunr (language_builder): its lunr-languages file (the
-    word characters, the stop words) and nltk's stemmer; English: lunr's own pipeline."""
-    if not language_file(lang):
-        return lang
-    from importlib.metadata import version
-    return [lang, hashlib.sha256((VENDOR / language_file(lang)).read_bytes()).hexdigest(), version("nltk")]
+    pipeline = lang if not language_file(lang) else [
+        lang, hashlib.sha256((VENDOR / language_file(lang)).read_bytes()).hexdigest(), version("nltk")]
+    return {"code": _CODE, "lunr": version("lunr"), "lang": pipeline}
 
 
 def language_file(lang):
