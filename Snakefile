@@ -25,16 +25,18 @@ include: "workflow/rules/links.smk"
 
 
 # What `make site` publishes of results/site (glossary.publish): the plan's files, and no file an
-# earlier build staged for sources since deleted (common.smk has put src/ on the path).
-from glossary import publish
-
+# earlier build staged for sources since deleted.
 publish.write_listing(PLAN.site_files())
+# each entry's page, Markdown and PDF there: a link into its batch's folder (glossary.plan.ENTRY_FILES),
+# a folder that lacks one removed by the run that schedules the jobs, before any runs
+PLAN.link_entry_files(mend=workflow.is_main_process)
 
 
-# Rule all asks for the link report, whose inputs are every file of the site but the book, and the book.
-# Snakemake builds a missing file only for a target or for a job that reruns, so a staged file that is
-# missing is asked for here too: listing all 18,279 of a 5,000-term site doubled the DAG's look-ups.
-MISSING = [f for f in PLAN.site_files() if not os.path.exists(f)]
+# Rule all asks for the link report, whose inputs are every file the jobs make of the site but the book,
+# and the book.  Snakemake builds a missing file only for a target or for a job that reruns, so a file
+# that is missing is asked for here too: listing them all doubled the DAG's look-ups (at 5,000 terms, when
+# the site's 18,279 files were each an output).
+MISSING = [f for f in PLAN.made_files() if not os.path.exists(f)]
 
 
 rule all:

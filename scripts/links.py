@@ -1,21 +1,21 @@
 """Rule links: check every link of the staged site (glossary.links); a dead internal
 link fails the job with one line in the log, naming the source that wrote it."""
-import os
 import sys
 from pathlib import Path
 
-from glossary import links, publish
+from glossary import jsonio, links, publish
 
 sys.stderr = open(snakemake.log[0], "w")
-# The whole staged folder (the folder all the site's files share): what `make site` publishes.
-site = os.path.commonpath(snakemake.input["site"])
-# Its files are the plan's (the rule's inputs), not all the folder holds: a page an earlier build staged
-# for a term since deleted is not published, so a link to it is dead.
-names = publish.expand(site, [os.path.relpath(p, site) for p in snakemake.input["site"]])
-# and the book, whose own links its job checks (rule book)
+# The staged site: what `make site` publishes.
+site = publish.STAGED
+# Its files are the plan's (its listing), not all the folder holds: a page an earlier build staged for a
+# term since deleted is not published, so a link to it is dead.  The book, whose own links its job checks
+# (rule book), may not be there yet.
+book = snakemake.params["book"]
+names = publish.expand(site, [n for n in jsonio.read(snakemake.input["listing"]) if n != book])
 targets = snakemake.params["targets"]
 result = links.check(site, targets["site_url"], targets["entries"], snakemake.input["templates"],
-                     files=[*names, snakemake.params["book"]], prefix=targets["prefix"],
+                     files=[*names, book], prefix=targets["prefix"],
                      outside=targets["outside"], cache=snakemake.params["cache"], only=names)
 if result.dead:
     print("\n".join(result.told(f"{result.files} files")), file=sys.stderr)

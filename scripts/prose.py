@@ -26,9 +26,10 @@ context = {
 context["code"] = hashlib.sha256(Path(inp["lib"]).read_bytes()).hexdigest()
 results = render.render_batch(entries, facts, context, cache=snakemake.params["cache"])
 batch = {}
-for i, entry in enumerate(entries):
+Path(out["markdown"]).mkdir(parents=True, exist_ok=True)
+for entry in entries:
     done = results[entry["slug"]]
-    Path(out["markdown"][i]).write_text(
+    batchfiles.site_file("markdown", out["markdown"], entry["slug"]).write_text(
         prose.markdown_page(entry["title"], done["summary"], done["markdown"]), encoding="utf-8")
     batch[entry["slug"]] = {
         "html": done["html"], "latex": done["latex"],

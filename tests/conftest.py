@@ -56,6 +56,16 @@ def snakemake(cwd, *args, env=None, check=True):
     return run, ran_rules(run.stdout + run.stderr)
 
 
+def made_by(root, staged):
+    """What a job makes of the staged site file `staged` (relative to the build folder `root`): the file
+    itself, or for an entry's page, Markdown or PDF, which the staged site links to its batch's folder
+    (glossary.plan.Plan.link_entry_files: made as Snakemake reads the plan), that folder."""
+    path = Path(root) / staged
+    if not path.is_symlink():
+        return staged
+    return os.path.dirname(os.path.normpath(os.path.join(os.path.dirname(staged), os.readlink(path))))
+
+
 def ran_rules(output):
     """The rules whose jobs a Snakemake run finished (or, for a dry run, would run); a batch's rule
     (prose_b00, page_b01, ...) counts under its stage's name (prose, page, ...)."""

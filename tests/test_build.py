@@ -36,8 +36,9 @@ def test_site_has_every_output(built):
 
 def test_each_batch_leaves_one_file_for_the_later_stages(built):
     """Snakemake keeps a record for each output file, repeating its job's whole input list: the prose and
-    the print sections of a batch are one file each (glossary.batchfiles), beside the published Markdown,
-    so that a batch's records and its readers' inputs do not grow with its entries."""
+    the print sections of a batch are one file each (glossary.batchfiles), its entries' Markdown, pages
+    and PDFs a folder each, which the staged site's files link to, so that a batch's records, its readers'
+    inputs and the DAG do not grow with its entries."""
     root, _ = built
     run, _ = snakemake(root, "--summary", "--nolock")
     outputs = {}
@@ -47,8 +48,16 @@ def test_each_batch_leaves_one_file_for_the_later_stages(built):
             outputs.setdefault(fields[2], set()).add(fields[0])
     slugs = sorted(p.name for p in (root / "entries").iterdir() if p.is_dir())
     assert len(slugs) == 2 and set(outputs) >= {"prose_b00", "section_b00"}, sorted(outputs)
-    assert outputs["prose_b00"] == {batchfiles.prose_path("b00"), *(f"results/site/terms/{s}.md" for s in slugs)}
+    folders = {kind: batchfiles.site_folder(kind, "b00") for kind in ("markdown", "page", "pdf")}
+    assert outputs["prose_b00"] == {batchfiles.prose_path("b00"), folders["markdown"]}
     assert outputs["section_b00"] == {batchfiles.sections_path("b00")}
+    assert outputs["page_b00"] == {folders["page"]} and outputs["print_b00"] == {folders["pdf"]}
+    for slug in slugs:
+        for kind, suffix in (("markdown", ".md"), ("page", ".html"), ("pdf", ".pdf")):
+            staged = root / f"results/site/terms/{slug}{suffix}"
+            assert staged.is_symlink() and staged.resolve() == (root / folders[kind] / f"{slug}{suffix}").resolve()
+            assert (root / f"site/terms/{slug}{suffix}").read_bytes() == staged.read_bytes()
+            assert not (root / f"site/terms/{slug}{suffix}").is_symlink()
 
 
 def test_figures_compiled_from_the_format_look_as_compiled_without_it(built, tmp_path):

@@ -16,7 +16,6 @@ import struct
 import subprocess
 import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from conftest import REPO, made_once, tree_bytes
@@ -725,13 +724,15 @@ def snakemake_runs(events):
     return sum(json.loads(row).get("event") == "run_info" for row in events.read_text().splitlines())
 
 
-def page_batches(events):
-    """{page batch: the pages it writes}, of every page batch that ran (Snakemake's job_info event, sent
-    as a job starts, names its outputs)."""
+def page_batches(events, out):
+    """{page batch: the pages it writes, by their names in the site}, of every page batch that ran
+    (Snakemake's job_info event, sent as a job starts, names its output: the batch's folder of pages in
+    the build folder `out`)."""
     found = {}
     for row in map(json.loads, events.read_text().splitlines()):
         if row.get("event") == "job_info" and re.fullmatch(r"page_b\d+", row["rule_name"]):
-            found[row["rule_name"]] = {Path(p).relative_to("results/site").as_posix() for p in row["output"]}
+            found[row["rule_name"]] = {f"terms/{page.name}" for folder in row["output"]
+                                       for page in (out / folder).iterdir() if page.suffix == ".html"}
     return found
 
 
@@ -839,7 +840,7 @@ def test_a_first_sentence_edit_reruns_only_the_page_batches_that_show_it(edited_
     one Snakemake run; the index and the feeds, which show every summary, rerun."""
     ran, before, after, events = edited_in_a_first_sentence
     assert snakemake_runs(events) == 1
-    pages = page_batches(events)
+    pages = page_batches(events, events.parent / "out")
     changed = {name for name in before if name.endswith(".html") and before[name] != after.get(name)}
     assert "terms/norm.html" in changed and "gives a length" in after["terms/norm.html"].decode()
     # every page batch that ran has a page that changed, and every changed page was written by one

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import build_site, copy_built, copy_repo, snakemake
+from conftest import build_site, copy_built, copy_repo, made_by, snakemake
 
 ENTRY = """---
 title: Perceptron
@@ -58,7 +58,8 @@ def test_a_prose_only_entry_costs_no_demo_jobs(site, tmp_path):
     # the whole build plans no demo job for it
     run, _ = snakemake(root, "--summary", "--forceall")
     planned = {line.split("\t")[0] for line in run.stdout.splitlines()[1:]}   # every file the build makes
-    assert "results/attention/tokens.json" in planned and "results/site/terms/perceptron.html" in planned
+    page = made_by(root, "results/site/terms/perceptron.html")
+    assert "results/attention/tokens.json" in planned and page in planned and page.startswith("results/batches/")
     assert not [f for f in planned if f.startswith("results/perceptron/") and "/facts/" in f or f.endswith(
         ("perceptron/tokens.json", "perceptron/model.json", "perceptron.ipynb", "perceptron.py"))]
     page = (terms / "perceptron.html").read_text()

@@ -16,6 +16,23 @@ PROSE = "results/prose/{batch}.json"
 SECTIONS = "results/print/sections/{batch}.json"
 
 
+# A batch's files of the site, one folder a kind (each a directory output of the batch's job): an entry's
+# page, Markdown and PDF, named <slug><suffix> as in the site.  Snakemake's DAG of a 5,000-term site holds
+# 162 such folders rather than 15,363 files; the staged site links each file (glossary.plan.ENTRY_FILES).
+SITE_FILES = {"page": ".html", "markdown": ".md", "pdf": ".pdf"}
+SITE_FOLDER = "results/batches/{kind}/{batch}"
+
+
+def site_folder(kind, batch):
+    """The folder of the batch's job that writes its entries' SITE_FILES[kind]."""
+    return SITE_FOLDER.format(kind=kind, batch=batch)
+
+
+def site_file(kind, folder, slug):
+    """An entry's file of the site as its batch's job writes it into `folder` (site_folder)."""
+    return Path(folder) / f"{slug}{SITE_FILES[kind]}"
+
+
 def entries_path(batch):
     return ENTRIES.format(batch=batch)
 

@@ -9,6 +9,8 @@ from glossary import entries as glossary_entries
 from glossary import xref
 
 STAGED = "results/site"
+# where the staged site keeps each entry's files (its figures, pictures and demo's files are there)
+STAGED_TERMS = f"{STAGED}/terms"
 
 
 # What a title's TeX markup sorts as: font switches and accents go, a command is its name
@@ -39,7 +41,7 @@ def others(loaded):
 def page_inputs(slug, loaded):
     """The named inputs of rule page for entry `slug` (relative to the workflow's folder)."""
     entry = loaded[slug]
-    terms = f"{STAGED}/terms"
+    terms = STAGED_TERMS
     preview = Path(entry["preview"]).stem
     return {
         "template": "templates/entry.html.j2",

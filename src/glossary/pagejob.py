@@ -95,7 +95,7 @@ def batch_jobs(smk):
     rows = {row["slug"]: row for row in view["entries"]}
     prose_of = batchfiles.read(smk.input["prose"])
     jobs = []
-    for i, entry in enumerate(batchfiles.read_entries(smk.input["entries"])):
+    for entry in batchfiles.read_entries(smk.input["entries"]):
         slug = entry["slug"]
         inp = {"template": smk.input["template"], "base": smk.input["base"], "edition": smk.input["edition"]}
         if "demo" in entry:
@@ -110,7 +110,7 @@ def batch_jobs(smk):
                                 "referring": view["referring"].get(slug, {}), "site": smk.params["site"],
                                 "sections": view["sections"]},
                      "config": {"site_title": smk.params["site_title"], "colab_prefix": smk.config["colab_prefix"]},
-                     "output": {"html": smk.output["html"][i]}})
+                     "output": {"html": str(batchfiles.site_file("page", smk.output["html"], slug))}})
     return jobs
 
 
@@ -136,6 +136,7 @@ def run_batch(smk):
     reads its results' files too: it is always rendered.  The log names the pages rendered."""
     cache = Path(smk.params["cache"])
     cache.mkdir(parents=True, exist_ok=True)
+    Path(smk.output["html"]).mkdir(parents=True, exist_ok=True)
     code = hashlib.sha256(b"".join(Path(p).read_bytes() for p in [smk.input["lib"], smk.input["template"],
                                                                  smk.input["base"], smk.input["edition"]])).digest()
     rendered = []

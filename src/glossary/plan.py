@@ -14,6 +14,8 @@ Snakemake rules (workflow/rules/common.smk's input functions), the driver of `ma
 """
 import difflib
 import os
+import posixpath
+import shutil
 from functools import cached_property
 from pathlib import Path
 
@@ -39,17 +41,9 @@ METAS = "results/metas.json"
 CATALOG_PLAN = "results/catalog-plan.json"
 # Each script's library input (Plan.lib); "_": no entry slug, so no per-entry rule claims these files.
 LIBS = "results/_lib"
-# The files of one entry that the batch jobs write and other rules read, by name (each(name, slugs)).
-ENTRY_FILES = {
-    "page": f"{STAGED}/terms/{{slug}}.html",
-    "markdown": f"{STAGED}/terms/{{slug}}.md",
-    "pdf": f"{STAGED}/terms/{{slug}}.pdf",
-}
-
-
-def each(name, slugs):
-    """ENTRY_FILES[name] of each of these entries, in their order."""
-    return [ENTRY_FILES[name].format(slug=s) for s in slugs]
+# The files of one entry in the staged site, by kind: links (Plan.link_entry_files) to the file its
+# batch's job writes into its folder (glossary.batchfiles.site_folder).
+ENTRY_FILES = {kind: f"{STAGED}/terms/{{slug}}{suffix}" for kind, suffix in batchfiles.SITE_FILES.items()}
 
 
 class Source:
@@ -531,14 +525,51 @@ class Plan:
         return files + self.picture_files([slug])
 
     def site_files(self):
-        """Every file of the staged site (the link check's inputs but the book; rule all asks for the book
-        and for those missing): what `make site` publishes, and all it publishes (glossary.publish)."""
+        """Every file of the staged site: what `make site` publishes, and all it publishes
+        (glossary.publish's listing)."""
         names = ("index.html", "style.css", "favicon.svg", "favicon.ico", "build-info.json", "terms.json",
                  "sitemap.xml", "llms.txt", "notation.sty", "dictionary.pdf")
         files = [f"{STAGED}/{name}" for name in names]
         for slug in self.entries:
             files += self.entry_files(slug)
         return files + self.reading_files()
+
+    def made_files(self):
+        """What the jobs make of the staged site, as Snakemake knows it (the link check's inputs but the
+        book; rule all asks for the book and for those missing): site_files, each batch's folders in place
+        of its entries' pages, Markdown and PDFs."""
+        linked = {pattern.format(slug=slug) for slug in self.entries for pattern in ENTRY_FILES.values()}
+        return ([f for f in self.site_files() if f not in linked]
+                + [batchfiles.site_folder(kind, batch) for batch in self.batches for kind in ENTRY_FILES])
+
+    def link_entry_files(self, folder=".", mend=False):
+        """Each entry's ENTRY_FILES in the staged site as a relative symbolic link to the file its batch's
+        job writes, made only where it is not that link already (every Snakemake process of a build reads
+        the plan: the Slurm jobs' may do it at once).  mend=True (the main Snakemake process, before any
+        job runs): a batch's folder that lacks one of its entries' files is removed, so that it is made
+        again (Snakemake looks for a folder, not for what is in it)."""
+        folder = Path(folder)
+        for batch, slugs in self.batches.items():
+            for kind, pattern in ENTRY_FILES.items():
+                made = batchfiles.site_folder(kind, batch)
+                names = [batchfiles.site_file(kind, "", slug).name for slug in slugs]
+                if mend and (folder / made).is_dir() and not set(names) <= set(os.listdir(folder / made)):
+                    shutil.rmtree(folder / made)
+                # the batch's folder as seen from the links' folder
+                seen = os.path.relpath(made, posixpath.dirname(pattern))
+                for slug, name in zip(slugs, names):
+                    link, target = folder / pattern.format(slug=slug), f"{seen}/{name}"
+                    try:
+                        if os.readlink(link) == target:
+                            continue
+                    except FileNotFoundError:
+                        link.parent.mkdir(parents=True, exist_ok=True)
+                    except OSError:         # a file, from a build before the batches' folders
+                        pass
+                    tmp = link.with_name(f".{link.name}.{os.getpid()}.link")
+                    tmp.unlink(missing_ok=True)
+                    os.symlink(target, tmp)
+                    os.replace(tmp, link)
 
     def site_pages(self):
         """The pages sitemap.xml lists, relative to the site's root."""

@@ -4,8 +4,10 @@
 
 rule links:
     input:
-        # all but the book, which checks its own links (rule book): this check runs beside it
-        site=[f for f in PLAN.site_files() if f != BOOK],
+        # all the jobs make but the book, which checks its own links (rule book): this check runs beside it
+        site=[f for f in PLAN.made_files() if f != BOOK],
+        # the site's files by their names there (glossary.publish.write_listing)
+        listing=publish.listing_path(plan.STAGED),
         entries=[e["path"] for e in ENTRIES.values()],
         templates=[
             repo("templates/base.html.j2"),

@@ -19,7 +19,7 @@ for batch, slugs in BATCHES.items():
             edition=editions.VIEW,
             lib=lib("page"),
         output:
-            html=plan.each("page", slugs),
+            html=directory(batchfiles.site_folder("page", batch)),
         log:
             f"logs/page/{batch}.log",
         priority: PRIORITY["page_path"]

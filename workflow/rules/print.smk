@@ -69,13 +69,12 @@ for batch, slugs in BATCHES.items():
             fmt="results/print/entry.fmt",
             lib=lib("print_batch"),
         output:
-            pdf=plan.each("pdf", slugs),
+            pdf=directory(batchfiles.site_folder("pdf", batch)),
         log:
             f"logs/print/{batch}.log",
         params:
             site=SITE,
             site_url=BASE_URL,
-            site_terms=lambda w, output: str(Path(output.pdf[0]).parent),
             cache="results/cache/print",
             babel=BABEL,
             captions=CAPTIONS,

@@ -2,10 +2,12 @@
 # per stage costs more than its work at hundreds of entries), then the catalog of all of them and
 # the cited records.  A batch's inputs are its entries file (results/_entries/_batches/<batch>.json,
 # naming each entry's snapshot with its sha256, rewritten only when one of them changes) and the names
-# they may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each entry's result is keyed on its content
-# (glossary.dictionary.content_key), so only what changed is redone.  Outputs are the same
-# per-entry files as ever: the preview and the publish step see no batches.  The batches' pictures
-# are figures.smk's, their pages pages.smk's, their print sections print.smk's.
+# they may refer to (results/names.json), so an edit reruns the batches it touches; inside a batch each
+# entry's result is keyed on its content (glossary.dictionary.content_key), so only what changed is
+# redone.  A batch's per-entry files (Markdown, pages, PDFs) are one folder of its job's
+# (glossary.batchfiles.site_folder), which the staged site links each file of: the preview and the publish
+# step see no batches.  The batches' pictures are figures.smk's, their pages pages.smk's, their print
+# sections print.smk's.
 
 
 for batch, slugs in BATCHES.items():
@@ -23,7 +25,7 @@ for batch, slugs in BATCHES.items():
             lib=lib("prose"),
         output:
             prose=batchfiles.prose_path(batch),
-            markdown=plan.each("markdown", slugs),
+            markdown=directory(batchfiles.site_folder("markdown", batch)),
         log:
             f"logs/prose/{batch}.log",
         priority: PRIORITY["page_path"]
