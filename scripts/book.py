@@ -28,18 +28,21 @@ pieces = typeset.book_pieces(parts, params["site_title"], params["site_url"], Pa
                              demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
                              words_=params["words"], captions=params["captions"], limit=params["piece"])
 pdf = Path(out["pdf"])
-# its links read as it is written (links.pdf_links_of), not from its file again
-ran, found = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], fmt=inp["fmt"],
+# its named destinations read as it is written, not from its file again
+ran, names = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], fmt=inp["fmt"],
                                   fmt_source=inp["fmt_tex"], inputs=[Path(inp["notation"]).parent],
                                   links={typeset.TERMS: params["site_terms"]}, jobs=params["jobs"],
-                                  then=links.pdf_links_of)
+                                  then=links.destination_names)
+# its links: each piece's, read as the piece was made
+found = links.joined_links(bookrun.piece_links(pieces, params["settled"]), names)
 # which pieces ran, how often (the tests read it: an edit reruns its own piece)
 print(f"{len(pieces)} piece(s); ran: " + (", ".join(f"{n} x{k}" for n, k in ran.items()) or "none"), file=sys.stderr)
 check = params["links"]
 # a dead link names the entry whose section holds it (the first in the book's order)
 holders = {slug: sections[slug] for slug in params["order"]}
-result = links.check(pdf.parent, check["site_url"], check["entries"], files=check["files"], prefix=check["prefix"],
-                     outside=check["outside"], only=[pdf.name], holders=holders, given={pdf.name: found})
+result = links.check(pdf.parent, check["site_url"], check["entries"], files=jsonio.read(inp["listing"]),
+                     prefix=check["prefix"], outside=check["outside"], only=[pdf.name], holders=holders,
+                     given={pdf.name: found})
 if result.dead:
     print("\n".join(result.told("the book")), file=sys.stderr)
     sys.exit(1)

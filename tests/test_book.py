@@ -9,6 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pikepdf
 import pytest
 from pypdf import PdfReader
 from test_dictionary_build import build, built_ok, copy_fixture, edit, fixture_terms, slug_of
@@ -482,6 +483,29 @@ def test_a_link_opens_on_the_line_it_marks(book):
         assert 0 <= gap <= 14, (name, top, gap)          # above the line's glyphs, by at most a line
         checked += 1
     assert checked > len(titles)
+
+
+def test_the_books_links_are_its_pieces_links(pieces):
+    """The book's link check reads each piece's links as the piece is made (bookrun.LINKS) and the book's
+    named destinations as it is joined (links.joined_links): an edit reads its own piece's alone.  What it
+    finds is what reading the whole book finds, a dead link too."""
+    from glossary import links as site_links
+    out = pieces[2]
+    cache, book = out / "results/cache/book", out / "site/dictionary.pdf"
+    # the pieces in the book's order (typeset.book_pieces: the front matter, the List of Symbols, the
+    # pieces of the body, the back)
+    names = sorted(jsonio.read(cache / bookrun.RECORDS), key=lambda n: (n != "front", n != "symbols", n == "back", n))
+    pieces_links = bookrun.piece_links([{"name": n} for n in names], cache)
+    assert sum(pages for *_, pages in pieces_links) == len(PdfReader(str(book)).pages)
+    with pikepdf.open(book) as whole:
+        defined = site_links.destination_names(whole)
+    found = site_links.joined_links(pieces_links, defined)
+    assert found == site_links.pdf_links(book) and found[0] and not found[1]
+    # a name the book does not define: dead, at the same place, either way
+    name = next(value for _, refs, _ in pieces_links for _, kind, value in refs if kind == "name")
+    assert site_links.joined_links(pieces_links, defined - {name})[1] == [
+        (f"#{name}", f"no destination {name!r} in the PDF")] * sum(
+        value == name for _, refs, _ in pieces_links for _, kind, value in refs if kind == "name")
 
 
 def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):

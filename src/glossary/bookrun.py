@@ -27,11 +27,14 @@ from pathlib import Path
 import pikepdf
 
 from glossary import jsonio, latex, pdfpages
+from glossary.links import link_refs
 
 # What a piece writes and reads back in its next run; the contents' lines and \index words it writes
 # are gathered for the front matter and the back (a whole book reads its own).
 OWN = (".aux", ".out", ".lof")
 WRITTEN = (*OWN, ".toc", ".idx")
+# Each piece's links as its PDF holds them (glossary.links.link_refs) and its page count, beside it.
+LINKS = ".links.json"
 WHOLE, FRONT, BACK = "whole", "front", "back"
 # The page after a piece's last, which its .aux tells (templates/print/book.tex.j2).
 END = re.compile(rb"\\glossarypieceend\{(-?\d+)\}")
@@ -65,9 +68,10 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
         (tex_dir / f"{piece['name']}.tex").write_text(piece["tex"], encoding="utf-8")
     records = jsonio.read(cache / RECORDS) if (cache / RECORDS).is_file() else {}
     names = [p["name"] for p in pieces]
-    records = {n: r for n, r in records.items() if n in names and (cache / f"{n}.pdf").is_file()}
+    records = {n: r for n, r in records.items()
+               if n in names and (cache / f"{n}.pdf").is_file() and (cache / f"{n}{LINKS}").is_file()}
     for stale in sorted(set(os.listdir(cache)) - {RECORDS} - {f"{n}{e}" for n in records
-                                                              for e in (*WRITTEN, ".pdf", ".log")}):
+                                                              for e in (*WRITTEN, ".pdf", ".log", LINKS)}):
         os.unlink(cache / stale)
     folders = {**{f"tex-inputs-{i}": Path(f) for i, f in enumerate(inputs)},
                **{k: Path(v) for k, v in (links or {}).items()}}
@@ -110,6 +114,12 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
     found = apart(pdfpages.join, parts, joined, then=kept(then))
     os.replace(joined, pdf_path)
     return ran, found
+
+
+def piece_links(pieces, cache):
+    """[(addresses, refs, pages)] of each piece's PDF in `cache` as its run left it (LINKS), in order: what
+    glossary.links.joined_links makes the book's links of."""
+    return [tuple(jsonio.read(Path(cache) / f"{p['name']}{LINKS}")) for p in pieces]
 
 
 def kept(then):
@@ -264,6 +274,9 @@ def run(piece, tex_dir, given, cache, fmt, inputs, links):
                 os.unlink(cache / f"{name}{ext}")
         shutil.copyfile(out / f"{name}.pdf", cache / f"{name}.pdf")
         fls = (out / f"{name}.fls").read_text(errors="replace")
+    # its links, read once as it is made (the book's are its pieces', glossary.links.joined_links)
+    with pikepdf.open(cache / f"{name}.pdf") as pdf:
+        jsonio.write(cache / f"{name}{LINKS}", [*link_refs(pdf), len(pdf.pages)])
     tops = {f"tex-inputs-{i}" for i in range(len(inputs))} | set(links or {})
     reads = sorted({line[6:] for line in fls.splitlines() if line.startswith("INPUT ")
                     and line[6:].partition("/")[0] in tops})

@@ -177,7 +177,7 @@ def pdf_links(path):
         return pdf_links_of(pdf)
 
 
-def _named_destinations(pdf):
+def destination_names(pdf):
     """The names of a PDF's named destinations: its name tree (/Names /Dests) and the older /Dests."""
     root, found = pdf.Root, set()
     if "/Names" in root and "/Dests" in root.Names:
@@ -188,25 +188,27 @@ def _named_destinations(pdf):
 
 
 def pdf_links_of(pdf):
-    """pdf_links() of an open pikepdf.Pdf (the book's, read as it is written: glossary.bookrun)."""
-    names = None    # read only for a link to a named destination: most PDFs (the figures) have none
-    pages = {page.objgen for page in pdf.pages}
-    addresses, broken = [], []
+    """pdf_links() of an open pikepdf.Pdf."""
+    addresses, refs = link_refs(pdf)
+    return resolved(addresses, refs, lambda: destination_names(pdf))
 
-    def check_dest(dest, where):
-        nonlocal names
+
+def link_refs(pdf):
+    """The links of an open pikepdf.Pdf as it holds them, before their names are looked up: ([addresses of
+    /URI and /GoToR actions], [[page number, "page", whether the destination's page is in the PDF] or
+    [page number, "name", the named destination]]), in the order of its pages."""
+    pages = {page.objgen for page in pdf.pages}
+    addresses, refs = [], []
+
+    def dest_ref(dest, number):
         if isinstance(dest, pikepdf.Array):
             target = dest[0] if len(dest) else None
             # a reference to no object at all reads as null
-            if len(dest) and (target is None or isinstance(target, pikepdf.Dictionary) and target.is_indirect
-                              and target.objgen not in pages):
-                broken.append((f"#{where}", "the destination's page is not in the PDF"))
+            if len(dest):
+                refs.append([number, "page", not (target is None or isinstance(target, pikepdf.Dictionary)
+                                                  and target.is_indirect and target.objgen not in pages)])
         elif dest is not None:
-            name = str(dest)[1:] if isinstance(dest, pikepdf.Name) else str(dest)
-            if names is None:
-                names = _named_destinations(pdf)
-            if name not in names:
-                broken.append((f"#{name}", f"no destination {name!r} in the PDF"))
+            refs.append([number, "name", str(dest)[1:] if isinstance(dest, pikepdf.Name) else str(dest)])
 
     for number, page in enumerate(pdf.pages, 1):
         for annot in page.obj.get("/Annots") or []:
@@ -214,18 +216,45 @@ def pdf_links_of(pdf):
                 continue
             action = annot.get("/A")
             if action is None:
-                check_dest(annot.get("/Dest"), f"page {number}")
+                dest_ref(annot.get("/Dest"), number)
             elif action.get("/S") == "/URI":
                 addresses.append(str(action.get("/URI")))
             elif action.get("/S") == "/GoTo":
-                check_dest(action.get("/D"), f"page {number}")
+                dest_ref(action.get("/D"), number)
             elif action.get("/S") == "/GoToR":
                 target = action.get("/F")
                 if isinstance(target, pikepdf.Dictionary):
                     target = target.get("/UF") or target.get("/F")
                 if target is not None:
                     addresses.append(str(target))
+    return addresses, refs
+
+
+def resolved(addresses, refs, names):
+    """pdf_links()'s answer from link_refs()'s: `names` gives the PDF's named destinations (a function: read
+    only for a link to a name, which most PDFs, the figures, have none of)."""
+    broken, known = [], None
+    for number, kind, value in refs:
+        if kind == "page":
+            if not value:
+                broken.append((f"#page {number}", "the destination's page is not in the PDF"))
+            continue
+        known = names() if known is None else known
+        if value not in known:
+            broken.append((f"#{value}", f"no destination {value!r} in the PDF"))
     return addresses, broken
+
+
+def joined_links(parts, names):
+    """pdf_links()'s answer for a PDF joined of parts (glossary.pdfpages.join: their pages in order), from
+    each part's link_refs() and page count ([(addresses, refs, pages)], in order) and the joined PDF's
+    named destinations: a part that did not change need not be read again."""
+    addresses, refs, first = [], [], 0
+    for part_addresses, part_refs, pages in parts:
+        addresses += part_addresses
+        refs += [[first + number, kind, value] for number, kind, value in part_refs]
+        first += pages
+    return resolved(addresses, refs, lambda: names)
 
 
 # --- which source wrote a link ------------------------------------------------------

@@ -71,7 +71,10 @@ def write_listing(paths, staged=STAGED):
     """Record the plan's files of the staged site (`paths` as the rules name them, under `staged`;
     a folder stands for the files in it) beside it, rewritten only when they change: several
     Snakemake processes (the Slurm jobs) may write the same list at once."""
-    listing = sorted({Path(p).relative_to(staged).as_posix() for p in paths})
+    # the plan's paths are strings under `staged`: cut as strings, far quicker than as Path objects
+    prefix = f"{Path(staged).as_posix()}/"
+    listing = sorted({p[len(prefix):] if p.startswith(prefix) else Path(p).relative_to(staged).as_posix()
+                      for p in map(str, paths)})
     path, text = listing_path(staged), json.dumps(listing, indent=0) + "\n"
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return

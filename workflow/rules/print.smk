@@ -114,6 +114,8 @@ rule book:
         # the entry PDFs' preamble is the book's: each pass starts from their format and its source
         fmt="results/print/entry.fmt",
         fmt_tex="results/print/entry-format.tex",
+        # the site's files by their names there (glossary.publish.write_listing), which its links may name
+        listing=publish.listing_path(plan.STAGED),
         lib=lib("book"),
     output:
         # its LaTeX (a file a piece, glossary.bookrun), and the PDF: one job, so an edit waits for one
@@ -143,8 +145,8 @@ rule book:
         jobs=workflow.cores,
         # what the book includes (figures, pictures), linked into its TeX run's folder (glossary.latex)
         site_terms=lambda w, output: str(Path(output.pdf).parent / "terms"),
-        # its links, checked here, against the site's files as the plan names them
-        links=dict(LINK_TARGETS, files=[os.path.relpath(f, plan.STAGED) for f in PLAN.site_files()]),
+        # its links, checked here (against the site's files as the plan names them: input listing)
+        links=LINK_TARGETS,
     message:
         "the book, dictionary.pdf"
     script:
