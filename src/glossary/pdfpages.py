@@ -258,10 +258,7 @@ def destinations(out, names, pages, referenced):
         if isinstance(dest, Array) and len(dest) and dest[0].objgen in pages:
             kept[name] = remap(out, dest, pages)
     if kept:
-        tree = pikepdf.NameTree.new(out)
-        for name, dest in kept.items():
-            tree[name] = out.make_indirect(Dictionary(D=dest))
-        out.Root.Names = Dictionary(Dests=tree.obj)
+        out.Root.Names = Dictionary(Dests=name_tree(out, kept))
 
 
 def labels(out, source, indices):
@@ -450,10 +447,7 @@ def join(parts, output, then=None):
         if "/Info" in sources[0].trailer:
             out.trailer.Info = copy(out, sources[0].trailer.Info)
         if names:
-            tree = pikepdf.NameTree.new(out)
-            for name, dest in names.items():
-                tree[name] = out.make_indirect(Dictionary(D=dest))
-            out.Root.Names = Dictionary(Dests=tree.obj)
+            out.Root.Names = Dictionary(Dests=name_tree(out, names))
         if nums:
             out.Root.PageLabels = Dictionary(Nums=Array(nums))
         set_outline(out, items)
@@ -464,6 +458,14 @@ def join(parts, output, then=None):
     finally:
         for source in sources:
             source.close()
+
+
+def name_tree(out, names):
+    """A name tree of `names` ({name: destination array}) in one node: its /Names array, sorted by the
+    names' bytes as a name tree's keys are, each destination array in it (no dictionary, no object of
+    its own), so that a large book's tree is made in one step and written as one object."""
+    pairs = sorted(((pikepdf.String(name), dest) for name, dest in names.items()), key=lambda kv: bytes(kv[0]))
+    return out.make_indirect(Dictionary(Names=Array([item for pair in pairs for item in pair])))
 
 
 def outline_items(out, source):
