@@ -515,3 +515,39 @@ def test_a_kept_read_is_taken_under_its_own_key_alone(tmp_path):
     assert texdict.remembered((memo, "five"), main)["entries"]["datapoint"]["title"] == "data sample"
     memo.write_bytes(b"not a pickle of ours")
     assert texdict.remembered((memo, "five"), main) is None
+
+
+def test_kept_models_are_the_models_of_the_read_as_it_is(tmp_path):
+    """dictionary.kept_models: each term's model kept under what it is made of; a later read models again
+    only the terms that changed, and gives what modelling every term gives."""
+    import pickle
+
+    from glossary import dictionary
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+    main, kept = root / MAIN.name, tmp_path / "models.pickle"
+
+    def both():
+        """The entries modelled every one, then with the kept models."""
+        read, book = texdict.read(main), dict.fromkeys(dictionary.BOOK_FIELDS)
+        return (dictionary.from_source(read, {}, book)["entries"],
+                dictionary.from_source(read, {}, book, models=kept)["entries"])
+
+    whole, first = both()
+    assert first == whole and len(pickle.loads(kept.read_bytes())[1]) == len(whole)
+    models = root / "TinyDict_Models.tex"
+    models.write_text(models.read_text().replace("name={data point}", "name={data sample}", 1))
+    modelled = []
+    original = dictionary.as_model
+    try:
+        dictionary.as_model = lambda term, *a: modelled.append(term["slug"]) or original(term, *a)
+        whole, again = both()
+    finally:
+        dictionary.as_model = original
+    assert again == whole and again["datapoint"]["title"] == "data sample"
+    # the second call (the kept one) modelled the changed term alone
+    assert modelled[len(whole):] == ["datapoint"], modelled[len(whole):]
+    # a file another code wrote is not used
+    code, made = pickle.loads(kept.read_bytes())
+    kept.write_bytes(pickle.dumps((b"other", {key: {"title": "stale"} for key in made})))
+    assert both()[1] == whole

@@ -16,6 +16,7 @@ it changed, so that a batch job's inputs change exactly when one of its entries 
 import hashlib
 import json
 import os
+import pickle
 import re
 from pathlib import Path
 
@@ -40,14 +41,15 @@ DICTIONARY_SUMMARY = ("One page per term, with its formulas, cross-references, c
                       "the dictionary's sources; each term, and the whole dictionary, also as a PDF.")
 
 
-def from_source(read, extra, book):
+def from_source(read, extra, book, models=None):
     """The model of a LaTeX dictionary: `read` is glossary.texdict's read of its main file, `extra`
-    the YAML file's fields (glossary.plan.Source.config), `book` book_of() them."""
+    the YAML file's fields (glossary.plan.Source.config), `book` book_of() them; `models`: a file that
+    keeps each term's model (kept_models)."""
     labels = {}     # each term's, grouped once: as_model would look through them all for each term
     for name, label in read.get("labels", {}).items():
         labels.setdefault(label["slug"], {})[name] = label
     return {
-        "entries": {slug: as_model(e, read["root"], labels.get(slug)) for slug, e in read["entries"].items()},
+        "entries": kept_models(read["entries"], read["root"], labels, models),
         "sections": read["sections"],
         **source_fields(extra, book),
         "root": read["root"],
@@ -350,6 +352,32 @@ def as_model(term, root, labels=None):
                        pictures=term.get("pictures", []), graphics=term.get("graphics", []),
                        labels={name: {"kind": v["kind"], "number": v["number"]} for name, v in (labels or {}).items()
                                if v["slug"] == term["slug"]}).to_json()
+
+
+def kept_models(terms, root, labels, path=None):
+    """{slug: as_model(term, root, its labels)} of texdict's `terms`; with `path`, each kept in that file
+    under the hash of what it is made of and of this package's code, so that a build models again only
+    the terms that changed (modelling every term was most of the plan's start at 5,000 terms)."""
+    if path is None:
+        return {slug: as_model(term, root, labels.get(slug)) for slug, term in terms.items()}
+    code = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.rglob("*.py")))).digest()
+    try:
+        kept_code, kept = pickle.loads(Path(path).read_bytes())
+    except Exception:       # none yet, or not one this code wrote
+        kept_code, kept = None, {}
+    kept = kept if kept_code == code else {}
+    models, made = {}, {}
+    for slug, term in terms.items():
+        key = hashlib.sha256(pickle.dumps((term, root, labels.get(slug)), protocol=pickle.HIGHEST_PROTOCOL)).digest()
+        model = kept.get(key)
+        made[key] = models[slug] = as_model(term, root, labels.get(slug)) if model is None else model
+    if made.keys() != kept.keys():
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        partial.write_bytes(pickle.dumps((code, made), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, path)
+    return models
 
 
 def batches(entries, size):

@@ -31,6 +31,8 @@ LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
 # The driver's read of the dictionary, kept for the plan's (glossary.texdict.check_main's memo).
 READ_MEMO = "results/cache/read.pickle"
+# Each term's model, kept under what it is made of (glossary.dictionary.kept_models).
+MODELS_MEMO = "results/cache/models.pickle"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # Every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt.
@@ -208,7 +210,8 @@ class Plan:
             # `make serve`'s draft (config draft=1): the terms that build, the others left out
             read = dictionary.draft(self.source) if config.get("draft") else self.source.read(self.read_memo)
             extra = read["config"]
-            loaded = dictionary.from_source(read, extra, dictionary.book_of(read["main"], extra))
+            loaded = dictionary.from_source(read, extra, dictionary.book_of(read["main"], extra),
+                                            models=MODELS_MEMO if self.read_memo else None)
             loaded["fallback"] = read.get("draft_targets", {})
         else:
             loaded = dictionary.from_entries(config, self.repo)
