@@ -27,9 +27,14 @@ include: "workflow/rules/links.smk"
 # What `make site` publishes of results/site (glossary.publish): the plan's files, and no file an
 # earlier build staged for sources since deleted.
 publish.write_listing(PLAN.site_files())
-# each entry's page, Markdown and PDF there: a link into its batch's folder (glossary.plan.ENTRY_FILES),
-# a folder that lacks one removed by the run that schedules the jobs, before any runs
-PLAN.link_entry_files(mend=workflow.is_main_process)
+# each entry's page, Markdown and PDF there: a link into its batch's folder (glossary.plan.ENTRY_FILES)
+try:
+    PLAN.link_entry_files()
+except OSError as err:
+    raise WorkflowError(
+        f"{err.filename}: {err.strerror}; the staged site links each entry's files, and the build folder "
+        "must allow symbolic links: build in another folder (OUT=)"
+    ) from None
 
 
 # Rule all asks for the link report, whose inputs are every file the jobs make of the site but the book,

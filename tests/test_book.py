@@ -510,8 +510,8 @@ def test_the_books_links_are_its_pieces_links(pieces):
 
 def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):
     """The pieces are joined in a process of their own (bookrun.apart: it ends without freeing the
-    joined PDF), which reads the book's links as it writes it (links.pdf_links_of): what it reads is what
-    the written file holds."""
+    joined PDF), which can read the book as it writes it (`then`; the build reads its named destinations):
+    what it reads is what the written file holds."""
     from glossary import links as site_links
     from glossary import pdfpages
     cache = pieces[2] / "results/cache/book"

@@ -20,7 +20,8 @@ SECTIONS = "results/print/sections/{batch}.json"
 # page, Markdown and PDF, named <slug><suffix> as in the site.  Snakemake's DAG of a 5,000-term site holds
 # 162 such folders rather than 15,363 files; the staged site links each file (glossary.plan.ENTRY_FILES).
 SITE_FILES = {"page": ".html", "markdown": ".md", "pdf": ".pdf"}
-SITE_FOLDER = "results/batches/{kind}/{batch}"
+BATCH_FOLDERS = "results/batches"
+SITE_FOLDER = f"{BATCH_FOLDERS}/{{kind}}/{{batch}}"
 
 
 def site_folder(kind, batch):

@@ -276,7 +276,9 @@ def run(piece, tex_dir, given, cache, fmt, inputs, links):
         fls = (out / f"{name}.fls").read_text(errors="replace")
     # its links, read once as it is made (the book's are its pieces', glossary.links.joined_links)
     with pikepdf.open(cache / f"{name}.pdf") as pdf:
-        jsonio.write(cache / f"{name}{LINKS}", [*link_refs(pdf), len(pdf.pages)])
+        kept = cache / f".{name}{LINKS}.{os.getpid()}"
+        jsonio.write(kept, [*link_refs(pdf), len(pdf.pages)])
+        os.replace(kept, cache / f"{name}{LINKS}")      # whole or not at all: a killed job leaves none
     tops = {f"tex-inputs-{i}" for i in range(len(inputs))} | set(links or {})
     reads = sorted({line[6:] for line in fls.splitlines() if line.startswith("INPUT ")
                     and line[6:].partition("/")[0] in tops})

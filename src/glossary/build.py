@@ -434,6 +434,9 @@ def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, 
             return run_snakemake(cores, extra, on_event, profile, fd, source=source, config=config,
                                  on_start=on_start)
     command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
+    if not DRY_RUN & set(extra):
+        # the lock is held: no job writes a batch's folder while a broken or stale one is removed
+        plan.mend_batch_folders()
     outcome = _run_once(command, env, lock_fd, on_event, on_start)
     if outcome.locked and lift_stale_lock(command, env):
         print("note: lifted the lock an interrupted build left", flush=True)

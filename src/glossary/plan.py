@@ -48,6 +48,32 @@ LIBS = "results/_lib"
 ENTRY_FILES = {kind: f"{STAGED}/terms/{{slug}}{suffix}" for kind, suffix in batchfiles.SITE_FILES.items()}
 
 
+def mend_batch_folders(folder="."):
+    """Before a build, holding its lock (glossary.build): remove each batch folder that a link of the staged
+    site points into and that lacks the file it points at (deleted by hand), so that Snakemake, which looks
+    for a directory output and not for what is in it, makes it again; and each batch folder no link points
+    into (a batch of an earlier plan).  Returns the folders removed."""
+    folder = Path(folder)
+    terms = folder / posixpath.dirname(ENTRY_FILES["page"])
+    linked, broken, holds = set(), set(), {}
+    if terms.is_dir():
+        with os.scandir(terms) as found:
+            for entry in found:
+                if entry.is_symlink():
+                    made, name = os.path.split(os.path.normpath(os.path.join(terms, os.readlink(entry.path))))
+                    linked.add(made)
+                    if made not in holds:       # each folder listed once, not each link followed
+                        holds[made] = set(os.listdir(made)) if os.path.isdir(made) else None
+                    if holds[made] is not None and name not in holds[made]:
+                        broken.add(made)
+    kinds = folder / batchfiles.BATCH_FOLDERS
+    stale = {str(kinds / kind / batch) for kind in (os.listdir(kinds) if kinds.is_dir() else ())
+             for batch in os.listdir(kinds / kind)} - (linked - broken)
+    for made in sorted(stale):
+        shutil.rmtree(made, ignore_errors=True)
+    return sorted(stale)
+
+
 class Source:
     """What a build is named (SOURCE=): a glossaries-extra main .tex file, a YAML file naming one
     (with the site's fields, demos and editions), or nothing: this repository's Markdown entries."""
@@ -545,23 +571,18 @@ class Plan:
         return ([f for f in self.site_files() if f not in linked]
                 + [batchfiles.site_folder(kind, batch) for batch in self.batches for kind in ENTRY_FILES])
 
-    def link_entry_files(self, folder=".", mend=False):
+    def link_entry_files(self, folder="."):
         """Each entry's ENTRY_FILES in the staged site as a relative symbolic link to the file its batch's
         job writes, made only where it is not that link already (every Snakemake process of a build reads
-        the plan: the Slurm jobs' may do it at once).  mend=True (the main Snakemake process, before any
-        job runs): a batch's folder that lacks one of its entries' files is removed, so that it is made
-        again (Snakemake looks for a folder, not for what is in it)."""
+        the plan: the Slurm jobs' may do it at once)."""
         folder = Path(folder)
         for batch, slugs in self.batches.items():
             for kind, pattern in ENTRY_FILES.items():
-                made = batchfiles.site_folder(kind, batch)
-                names = [batchfiles.site_file(kind, "", slug).name for slug in slugs]
-                if mend and (folder / made).is_dir() and not set(names) <= set(os.listdir(folder / made)):
-                    shutil.rmtree(folder / made)
                 # the batch's folder as seen from the links' folder
-                seen = os.path.relpath(made, posixpath.dirname(pattern))
-                for slug, name in zip(slugs, names):
-                    link, target = folder / pattern.format(slug=slug), f"{seen}/{name}"
+                seen = os.path.relpath(batchfiles.site_folder(kind, batch), posixpath.dirname(pattern))
+                for slug in slugs:
+                    link = folder / pattern.format(slug=slug)
+                    target = f"{seen}/{link.name}"
                     try:
                         if os.readlink(link) == target:
                             continue
