@@ -177,34 +177,38 @@ def test_the_metadata_cache_keeps_each_record_until_it_is_written_or_deleted(mon
     assert read[500:] == ["k1", "k2"]
 
 
-def test_records_are_written_in_one_call_with_the_same_text(monkeypatch, tmp_path):
-    """records_encoded_in_one_call: FilePersistence._io_write writes a record through json.dumps (the C
-    encoder, one call) and the file holds what json.dump wrote."""
-    import io
+def test_records_are_written_and_read_through_orjson(monkeypatch, tmp_path):
+    """records_through_orjson: FilePersistence._io_write writes a record with orjson, _io_read reads it
+    back as json would, and a record written in part raises json's JSONDecodeError, which Snakemake
+    takes for a record to ignore."""
     import json
 
+    import orjson
     from snakemake.persistence import file as persistence_file
     monkeypatch.setattr(persistence_file, "json", json)
-    assert internals.records_encoded_in_one_call() is True
-    assert internals.records_encoded_in_one_call() is False
+    assert internals.records_through_orjson() is True
+    assert internals.records_through_orjson() is False
     record = {"rule": "page_b00", "input": [f"results/_entries/{i}.json" for i in range(50)],
               "input_checksums": {f"results/{i}": "ab" * 32 for i in range(50)}, "params": ["é", None, 1.5],
               "incomplete": False}
     stand_in = types.SimpleNamespace(_record_path=lambda subject, key: str(Path(subject) / key))
-    calls = []
-    monkeypatch.setattr(json, "dumps", lambda *a, _dumps=json.dumps, **k: calls.append(1) or _dumps(*a, **k))
     persistence_file.FilePersistence._io_write(stand_in, str(tmp_path), record, "rec")
-    expected = io.StringIO()
-    json.dump(record, expected)
-    assert (tmp_path / "rec").read_text() == expected.getvalue() and calls == [1]
-    assert persistence_file.json.load is json.load and persistence_file.json.JSONDecodeError is json.JSONDecodeError
+    text = (tmp_path / "rec").read_text(encoding="utf-8")
+    assert text == orjson.dumps(record, option=orjson.OPT_SORT_KEYS).decode() + "\n"
+    assert json.loads(text) == record
+    assert persistence_file.FilePersistence._io_read(stand_in, str(tmp_path), "rec") == record
+    (tmp_path / "part").write_text(text[:40], encoding="utf-8")
+    with pytest.raises(json.JSONDecodeError):
+        with open(tmp_path / "part") as f:
+            persistence_file.json.load(f)
+    assert persistence_file.json.JSONDecodeError is json.JSONDecodeError
 
 
 def test_a_moved_record_writer_fails_loudly(monkeypatch):
     from snakemake.persistence import file as persistence_file
     monkeypatch.delattr(persistence_file, "json")
     with pytest.raises(internals.SnakemakeInternalsChanged, match="snakemake.persistence.file.json"):
-        internals.records_encoded_in_one_call()
+        internals.records_through_orjson()
 
 
 def test_producers_found_by_set_plan_the_same_jobs(tmp_path):

@@ -52,8 +52,8 @@ def sections_path(batch):
 
 
 def write(out, results):
-    """results: {slug: what the batch made of that entry}."""
-    jsonio.write(out, results)
+    """results: {slug: what the batch made of that entry}; on one line, as jobs alone read it."""
+    jsonio.write(out, results, compact=True)
 
 
 def read(paths):

@@ -11,6 +11,8 @@ import json
 import threading
 import types
 
+from glossary import jsonio
+
 # The rate limit Snakemake's command line always sets (--max-jobs-per-timespan 100/1s).
 DEFAULT_RATE_LIMIT = (100, 1)
 
@@ -166,28 +168,34 @@ def unbounded_metadata_cache():
     return True
 
 
-def records_encoded_in_one_call():
-    """Write each metadata record with json.dumps, not json.dump.
+def records_through_orjson():
+    """Write and read each metadata record with orjson (glossary.jsonio), not json.dump and json.load.
 
     FilePersistence._io_write writes a record with json.dump, which always takes the json module's
-    Python encoder, chunk by chunk; json.dumps takes its C encoder and gives the same text.  A build
-    writes one record per output file (2,159 for the real dictionary), each listing its job's inputs
-    and their checksums: the Python encoder was half of the time Snakemake spent recording finished
-    jobs.  Returns True when installed."""
+    Python encoder, chunk by chunk, and _io_read and the incomplete markers read with json.load.  A
+    build writes one record per output, each listing its job's inputs and their checksums, and reads
+    every output's record to plan (3,300 records, 50 MB, at 5,000 terms: read in 0.12 s rather than
+    0.23 s).  A record orjson cannot read is read by json, which raises JSONDecodeError as Snakemake
+    expects of a record written in part.  Returns True when installed."""
     from snakemake.persistence import file as persistence_file
     module = _attribute(persistence_file, "json", "snakemake.persistence.file")
     _attribute(persistence_file.FilePersistence, "_io_write", "snakemake.persistence.file.FilePersistence")
-    if getattr(module, "one_call", False):
+    _attribute(persistence_file.FilePersistence, "_io_read", "snakemake.persistence.file.FilePersistence")
+    if getattr(module, "orjson", False):
         return False
     if module is not json:
         raise SnakemakeInternalsChanged("snakemake.persistence.file.json is not the json module any more: "
                                         "glossary.snakemake_internals needs updating")
 
     def dump(obj, fp, **kwargs):
-        fp.write(json.dumps(obj, **kwargs))
+        fp.write(jsonio.dumps(obj, compact=True) if not kwargs else json.dumps(obj, **kwargs))
+
+    def load(fp, **kwargs):
+        return jsonio.loads(fp.read()) if not kwargs else json.load(fp, **kwargs)
 
     shim = types.ModuleType("json")
-    shim.__dict__.update({k: v for k, v in vars(json).items() if not k.startswith("__")}, dump=dump, one_call=True)
+    shim.__dict__.update({k: v for k, v in vars(json).items() if not k.startswith("__")},
+                         dump=dump, load=load, orjson=True)
     persistence_file.json = shim
     return True
 
