@@ -257,3 +257,15 @@ def test_publish_links_the_files_it_keeps_and_copies_the_changed(tmp_path):
     staged_inodes = {p.stat().st_ino for p in staged.rglob("*") if p.is_file()}
     assert not staged_inodes & {p.stat().st_ino for p in site.rglob("*") if p.is_file()}
     assert {oct(p.stat().st_mode & 0o777) for p in site.rglob("*") if p.is_file()} == {"0o644"}
+    # the modes whatever the staged files' and the umask: a copied file's is set, a linked one keeps its
+    old_umask = os.umask(0o077)
+    try:
+        (staged / "terms/b.html").write_text("b, edited")
+        (staged / "terms/b.html").chmod(0o600)
+        (staged / "terms/c").mkdir()
+        (staged / "terms/c/d.html").write_text("d")
+        assert publish.publish(staged, site) is True
+    finally:
+        os.umask(old_umask)
+    assert {oct(p.stat().st_mode & 0o777) for p in site.rglob("*") if p.is_file()} == {"0o644"}
+    assert {oct(p.stat().st_mode & 0o777) for p in [site, *site.rglob("*")] if p.is_dir()} == {"0o755"}

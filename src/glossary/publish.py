@@ -177,13 +177,14 @@ def _read_record(staged):
         return {}
 
 
-def _write_record(staged, sources, site):
+def _write_record(staged, sources, site, seen=None):
     """results/published.json: the stats of each staged file and its published twin, now the same
-    bytes, where both were last written long enough ago to be told from a later write."""
+    bytes, where both were last written long enough ago to be told from a later write; `seen`: {name:
+    its pair as the last record held it and the files still are}."""
     taken = time.time_ns() - TRUSTED_AFTER_NS
     record = {}
     for rel, src in sources.items():
-        pair = _stats(src, os.path.join(site, rel))
+        pair = (seen or {}).get(rel) or _stats(src, os.path.join(site, rel))
         if pair and pair[0][1] < taken and pair[1][1] < taken:
             record[rel] = pair
     path = listing_path(staged).with_name(RECORD)
@@ -203,14 +204,18 @@ def publish(staged, site, editions=None):
     sources = {(Path(prefix) / name).as_posix() if prefix else name: os.path.join(tree, name)
                for tree, prefix in trees for name in site_of(tree)}
     record = _read_record(staged) if site.is_dir() else {}
-    kept = {rel for rel, src in sources.items() if site.is_dir() and (
-        _unchanged(record.get(rel), src, os.path.join(site, rel)) or same_file(src, os.path.join(site, rel)))}
+    # the pairs as the record saw them: their stats stay the record's (a link to the published file keeps them)
+    seen = {rel: record[rel] for rel, src in sources.items()
+            if site.is_dir() and _unchanged(record.get(rel), src, os.path.join(site, rel))}
+    kept = set(seen) | {rel for rel, src in sources.items()
+                        if site.is_dir() and rel not in seen and same_file(src, os.path.join(site, rel))}
     if site.is_dir() and len(kept) == len(sources) and set(sources) == set(names(site)):
-        _write_record(staged, sources, site)
+        _write_record(staged, sources, site, seen)
         return False
     fresh = site.with_name(site.name + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
-    made = set()
+    made = {str(fresh)}
+    os.makedirs(fresh)
     for rel, src in sources.items():
         target = os.path.join(fresh, rel)
         folder = os.path.dirname(target)
@@ -219,21 +224,22 @@ def publish(staged, site, editions=None):
             made.add(folder)
         if rel in kept:
             try:
+                # the published file, whose mode an earlier publish set
                 os.link(os.path.join(site, rel), target)
                 continue
-            except OSError:     # a filesystem without hard links
-                pass
+            except OSError:     # a filesystem without hard links: the copy is a file the record has not seen
+                seen.pop(rel, None)
         shutil.copy2(src, target)       # with its time: the record can trust it from the next publish
-    for folder, _dirs, found in os.walk(fresh):
+        os.chmod(target, 0o644)
+    # every folder's mode, whatever the umask (makedirs made the parents of those it was given)
+    for folder, _dirs, _found in os.walk(fresh):
         os.chmod(folder, 0o755)
-        for name in found:
-            os.chmod(os.path.join(folder, name), 0o644)
     if site.is_dir():
         _exchange(fresh, site)
         shutil.rmtree(fresh)
     else:
         fresh.rename(site)
-    _write_record(staged, sources, site)
+    _write_record(staged, sources, site, seen)
     return True
 
 
