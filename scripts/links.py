@@ -1,11 +1,14 @@
 """Rule links: check every link of the staged site (glossary.links); a dead internal
 link fails the job with one line in the log, naming the source that wrote it."""
+import os
 import sys
 from pathlib import Path
 
 from glossary import jsonio, links, publish
 
 sys.stderr = open(snakemake.log[0], "w")
+# after the book's pdflatex and join, which an edit waits for, where they share the cores
+os.nice(10)
 # The staged site: what `make site` publishes.
 site = publish.STAGED
 # Its files are the plan's (its listing), not all the folder holds: a page an earlier build staged for a

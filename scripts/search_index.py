@@ -1,11 +1,14 @@
 """Rule search_index: the site's search index (search-index.js and its shards in search/), from the
 catalog and each entry's prose (glossary.reading)."""
+import os
 import sys
 from pathlib import Path
 
 from glossary import batchfiles, jsonio, reading
 
 sys.stderr = open(snakemake.log[0], "w")
+# after the book's pdflatex and join, which an edit waits for, where they share the cores
+os.nice(10)
 catalog = jsonio.read(snakemake.input["catalog"])
 prose = {slug: done["html"] for slug, done in batchfiles.read(snakemake.input["prose"]).items()}
 texts = reading.texts_kept(snakemake.params["cache"])   # the prose as text, by its HTML: only new prose is parsed

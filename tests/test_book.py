@@ -508,6 +508,31 @@ def test_the_books_links_are_its_pieces_links(pieces):
         value == name for _, refs, _ in pieces_links for _, kind, value in refs if kind == "name")
 
 
+def test_a_join_begun_ahead_gives_one_joins_bytes_or_gives_up(pieces_built, tmp_path):
+    """An edit's book begins its join while the edited piece runs (bookrun.JoinAhead: the pieces before
+    the first stale one): the edit's book says so in its log, and a join so begun writes the bytes of
+    one join of the whole list; when a part it took is not the list's (a file written since), or no
+    list comes, it gives up and writes nothing."""
+    from glossary import pdfpages
+    out = pieces_built[2]
+    assert "join begun as the stale pieces were typeset: yes" in (out / "logs/book/dictionary.log").read_text()
+    cache = out / "results/cache/book"
+    records = jsonio.read(cache / bookrun.RECORDS)
+    names = sorted(records, key=lambda n: (n != "front", n != "symbols", n == "back", n))
+    parts = [bookrun.part({"name": n, "nested": False}, records, cache) for n in names]
+    assert len(parts) > 3
+    bookrun.apart(pdfpages.join, parts, tmp_path / "whole.pdf")
+    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "ahead.pdf", None)
+    assert ahead.finish(parts) == (None,)
+    assert (tmp_path / "ahead.pdf").read_bytes() == (tmp_path / "whole.pdf").read_bytes()
+    # a taken part whose file was written again since (another inode, size or time): given up
+    ahead = bookrun.JoinAhead([parts[0], dict(parts[1], file=(0, 0, 0, 0))], tmp_path / "gave-up.pdf", None)
+    assert ahead.finish(parts) is None and not (tmp_path / "gave-up.pdf").exists()
+    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "cancelled.pdf", None)
+    ahead.cancel()
+    assert not (tmp_path / "cancelled.pdf").exists()
+
+
 def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):
     """The pieces are joined in a process of their own (bookrun.apart: it ends without freeing the
     joined PDF), which can read the book as it writes it (`then`; the build reads its named destinations):

@@ -77,7 +77,9 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
                **{k: Path(v) for k, v in (links or {}).items()}}
     shared = hashlib.sha256(Path(fmt).read_bytes()).hexdigest() if fmt else ""
     refers = {p["name"]: set(REFERS.findall(p["tex"])) for p in pieces}
-    ran = {}
+    ran, ahead = {}, None
+    # joined beside the pieces and moved into place here: a join that outlives its job writes no book
+    joined = cache / "joined.pdf"
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
             for _ in range(ROUNDS):
@@ -89,6 +91,11 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
                 stale = [p for p in pieces if records.get(p["name"], {}).get("key") != keys[p["name"]]]
                 if not stale:
                     break
+                first = pieces.index(stale[0])
+                if not ran and first and len(pieces) > 1:
+                    # an edit's: the pieces before the first stale one are joined while it runs (forked
+                    # before the pool's threads start)
+                    ahead = JoinAhead([part(p, records, cache) for p in pieces[:first]], joined, kept(then))
                 runs = [pool.submit(run, p, tex_dir, given[p["name"]], cache, fmt, inputs, links) for p in stale]
                 for piece, done in zip(stale, runs):
                     records[piece["name"]] = dict(done.result(), key=keys[piece["name"]])
@@ -97,6 +104,10 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
             else:
                 raise latex.LatexError(f"{tex_dir}: the book's pieces did not settle in {ROUNDS} runs; "
                                        f"see {log_path}")
+    except BaseException:
+        if ahead:
+            ahead.cancel()
+        raise
     finally:
         # the pieces' last logs, in order, where a failing job's message points
         Path(log_path).write_text("".join((cache / f"{n}.log").read_text(errors="replace") for n in names
@@ -107,11 +118,11 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
             return ran, None
         with pikepdf.open(pdf_path) as book:
             return ran, then(book)
-    parts = [{"pdf": cache / f"{p['name']}.pdf", "nested": p["nested"],
-              "undefined": set(records[p["name"]]["undefined"])} for p in pieces]
-    # joined beside the pieces and moved into place here: a join that outlives its job writes no book
-    joined = cache / "joined.pdf"
-    found = apart(pdfpages.join, parts, joined, then=kept(then))
+    parts = [part(p, records, cache) for p in pieces]
+    done = ahead.finish(parts) if ahead else None
+    if ahead:   # the job's log (the tests read it)
+        print(f"join begun as the stale pieces were typeset: {'yes' if done else 'no, joined anew'}", file=sys.stderr)
+    found = done[0] if done else apart(pdfpages.join, parts, joined, then=kept(then))
     os.replace(joined, pdf_path)
     return ran, found
 
@@ -137,43 +148,120 @@ def apart(function, *args, **kwargs):
     it made: a joined book's objects took 1.1 s to free at 5,000 terms, the process's end none.  Returns
     function's result (pickled through a pipe); raises again what it raised, with the forked process's
     traceback as a note.  The forked process ends with this one (Linux: PR_SET_PDEATHSIG)."""
-    name = getattr(function, "__name__", str(function))
-    sys.stdout.flush()
-    sys.stderr.flush()
-    parent = os.getpid()
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(reading)
-            _ends_with_parent(parent)
+    return Forked(function, *args, **kwargs).result()
+
+
+class Forked:
+    """function(*args, **kwargs) started in a forked process (apart()); result() waits for its answer.
+    `closed`: this process's file descriptors the forked one closes at once (the ends of pipes it
+    reads, so that it sees their end when this process closes them)."""
+
+    def __init__(self, function, *args, closed=(), **kwargs):
+        self.name = getattr(function, "__name__", str(function))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        parent = os.getpid()
+        reading, writing = os.pipe()
+        pid = os.fork()
+        if pid == 0:
             try:
-                told = pickle.dumps((True, function(*args, **kwargs), ""))
-            except Exception as err:        # what function raises, told to the parent
-                trace = traceback.format_exc()
+                os.close(reading)
+                for fd in closed:
+                    os.close(fd)
+                _ends_with_parent(parent)
                 try:
-                    told = pickle.dumps((False, err, trace))
-                except Exception:
-                    told = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}"), trace))
-            with os.fdopen(writing, "wb") as out:
-                out.write(told)
-            sys.stdout.flush()
-            sys.stderr.flush()
+                    told = pickle.dumps((True, function(*args, **kwargs), ""))
+                except Exception as err:        # what function raises, told to the parent
+                    trace = traceback.format_exc()
+                    try:
+                        told = pickle.dumps((False, err, trace))
+                    except Exception:
+                        told = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}"), trace))
+                with os.fdopen(writing, "wb") as out:
+                    out.write(told)
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(0)
+        os.close(writing)
+        self.pid, self.reading = pid, reading
+
+    def result(self):
+        with os.fdopen(self.reading, "rb") as told:
+            data = told.read()
+        code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        try:
+            ok, value, trace = pickle.loads(data)
+        except Exception:
+            raise RuntimeError(f"{self.name}, in a forked process, ended without a readable answer "
+                               f"(exit code {code})") from None
+        if not ok:
+            value.add_note(f"in the forked process of bookrun.apart:\n{trace}")
+            raise value
+        return value
+
+
+class GaveUp(Exception):
+    """A join begun ahead took a piece that is not the list's, or was not given the list."""
+
+
+class JoinAhead:
+    """The book's join begun while its stale pieces run (their pdflatex, in processes of their own): a
+    forked process joins the pieces before the first stale one, which the run leaves as they are, then
+    waits for the book's whole list of parts (finish()).  It goes on only when the parts it took are the
+    list's first ones, file for file (part(): path, inode, size, time); else it gives up and finish()
+    returns None, for compile_book to join them anew.  Either way the bytes are one join's of the list:
+    the same steps, in the same order, on the same files."""
+
+    def __init__(self, taken, output, then):
+        reading, self.telling = os.pipe()
+        try:
+            self.forked = Forked(_join_ahead, taken, reading, output, then, closed=(self.telling,))
         finally:
-            os._exit(0)
-    os.close(writing)
-    with os.fdopen(reading, "rb") as told:
-        data = told.read()
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    try:
-        ok, value, trace = pickle.loads(data)
-    except Exception:
-        raise RuntimeError(f"{name}, in a forked process, ended without a readable answer (exit code {code})") \
-            from None
-    if not ok:
-        value.add_note(f"in the forked process of bookrun.apart:\n{trace}")
-        raise value
-    return value
+            os.close(reading)
+
+    def finish(self, parts):
+        """then's answer for the book joined into its output, or None when the join gave up."""
+        try:
+            with os.fdopen(self.telling, "wb") as tell:
+                pickle.dump(parts, tell)
+        except BrokenPipeError:     # it ended already (it failed): its answer says how
+            pass
+        try:
+            return (self.forked.result(),)
+        except Exception:           # gave up, or failed: a join anew fails as it would have
+            return None
+
+    def cancel(self):
+        """No list will come: the forked process gives up and ends."""
+        os.close(self.telling)
+        try:
+            self.forked.result()
+        except Exception:
+            pass
+
+
+def _join_ahead(taken, reading, output, then):
+    def parts():
+        yield from taken
+        with os.fdopen(reading, "rb") as told:
+            try:
+                given = pickle.load(told)
+            except EOFError:
+                raise GaveUp("no list of parts came") from None
+        if given[:len(taken)] != taken:
+            raise GaveUp("a part it took is not the list's")
+        yield from given[len(taken):]
+    return pdfpages.join(parts(), output, then=then)
+
+
+def part(piece, records, cache):
+    """The join's part of a piece (glossary.pdfpages.join), with what tells its PDF file from a later
+    one (JoinAhead)."""
+    pdf = Path(cache) / f"{piece['name']}.pdf"
+    st = os.stat(pdf)
+    return {"pdf": pdf, "nested": piece["nested"], "undefined": set(records[piece["name"]]["undefined"]),
+            "file": (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)}
 
 
 def _ends_with_parent(parent):

@@ -418,12 +418,15 @@ def join(parts, output, then=None):
     outline, a nested part's top items under the last top item before it; page labels that run on;
     the first part's catalog entries (open action, page mode) and document information.  Each part
     keeps its own font subsets.  `then`: called with the joined Pdf once it is written, before it is
-    freed; join returns what it returns."""
-    sources = [pikepdf.open(p["pdf"]) for p in parts]
+    freed; join returns what it returns.  `parts` are taken one by one, in order (an iterator may wait
+    for the next: glossary.bookrun.JoinAhead)."""
+    sources = []
     try:
         out = pikepdf.new()
         names, items, nums = {}, [], []
-        for part, source in zip(parts, sources):
+        for part in parts:
+            source = pikepdf.open(part["pdf"])
+            sources.append(source)
             first = len(out.pages)
             with warnings.catch_warnings():
                 # pikepdf warns that names do not come along: they are carried below, each from its part
