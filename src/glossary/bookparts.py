@@ -27,9 +27,16 @@ OPTIONAL = re.compile(r"\[([^\]]*)\]")
 COMMENT = re.compile(r"(?<!\\)%.*")
 
 
+# The start of the anchors of every entry's own reference list (entry_prefix).
+ENTRY_ANCHOR = "ref-"
+# render.resolve's citation link: \hyperlink{<entry_prefix><n>}{ then the label "[n" or "[n, pinpoint" (pandoc
+# writes "[" as "{[}"); the prefix up to the anchor's last hyphen, one pattern for every entry's.
+CITATION_LINK = re.compile(r"\\hyperlink\{(" + re.escape(ENTRY_ANCHOR) + r"[^}]*-)(\d+)\}\{\{\[\}(\d+)(?!\d)")
+
+
 def entry_prefix(slug):
     """The anchors of an entry's own reference list (glossary.render: prefix of citations.number)."""
-    return f"ref-{slug}-"
+    return f"{ENTRY_ANCHOR}{slug}-"
 
 
 def split_references(tex, slug):
@@ -80,11 +87,9 @@ class Bibliography:
         if not records:
             return tex
         book = {n: self.number(latex) for n, latex in enumerate(records, 1)}
-        # render.resolve's citation link: \hyperlink{<anchor>}{ then the label "[n" or "[n, pinpoint"
-        # (pandoc writes "[" as "{[}").
-        pattern = re.compile(r"\\hyperlink\{" + re.escape(entry_prefix(slug)) + r"(\d+)\}\{\{\[\}(\d+)(?!\d)")
-        return pattern.sub(lambda m: self.link_head(book[int(m.group(1))]) if m.group(1) == m.group(2)
-                           else m.group(0), body)
+        prefix = entry_prefix(slug)
+        return CITATION_LINK.sub(lambda m: self.link_head(book[int(m.group(2))])
+                                 if m.group(1) == prefix and m.group(2) == m.group(3) else m.group(0), body)
 
     @staticmethod
     def link_head(n):
