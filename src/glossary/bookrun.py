@@ -21,6 +21,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 
@@ -222,15 +223,21 @@ class JoinAhead:
 
     def finish(self, parts):
         """then's answer for the book joined into its output, or None when the join gave up."""
-        try:
-            with os.fdopen(self.telling, "wb") as tell:
-                pickle.dump(parts, tell)
-        except BrokenPipeError:     # it ended already (it failed): its answer says how
-            pass
+        def tell():
+            try:
+                with os.fdopen(self.telling, "wb") as told:
+                    pickle.dump(parts, told)
+            except BrokenPipeError:     # it ended already (it failed): its answer says how
+                pass
+        # told from a thread: the forked process may be writing an answer larger than a pipe holds
+        telling = threading.Thread(target=tell)
+        telling.start()
         try:
             return (self.forked.result(),)
         except Exception:           # gave up, or failed: a join anew fails as it would have
             return None
+        finally:
+            telling.join()
 
     def cancel(self):
         """No list will come: the forked process gives up and ends."""
