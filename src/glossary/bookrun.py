@@ -93,7 +93,7 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
                 if not stale:
                     break
                 first = pieces.index(stale[0])
-                if not ran and first and len(pieces) > 1:
+                if not ran and first:
                     # an edit's: the pieces before the first stale one are joined while it runs (forked
                     # before the pool's threads start)
                     ahead = JoinAhead([part(p, records, cache) for p in pieces[:first]], joined, kept(then))
