@@ -40,7 +40,7 @@ def entries_path(batch):
 
 def read_entries(path):
     """The models of a batch's entries, in its order: the snapshots its ENTRIES file names."""
-    return [jsonio.read(row["path"]) for row in jsonio.read(path)]
+    return [jsonio.read_compact(row["path"]) for row in jsonio.read_compact(path)]
 
 
 def prose_path(batch):
@@ -60,7 +60,7 @@ def read(paths):
     """{slug: ...} of the entries of these batches' files."""
     found = {}
     for p in [paths] if isinstance(paths, str) else paths:
-        found.update(jsonio.read(p))
+        found.update(jsonio.read_compact(p))
     return found
 
 

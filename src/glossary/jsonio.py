@@ -1,8 +1,11 @@
 """Deterministic JSON: sorted keys, fixed indentation, exact floats, final newline.
 
-The large files that only jobs read (compact) are written and every file is read with orjson, which
-parses and writes these files 2-4 times as fast as json (the catalog's 54 MB of views at 5,000 terms:
-0.08 s rather than 0.35 s) and gives json's compact bytes for the data they hold."""
+The large files that only jobs read (compact: the batches' prose and sections, the catalog and its views,
+the entries' snapshots and the plan's files) are written with orjson, and read back with it
+(read_compact), 2-4 times as fast as json (the catalog's 54 MB of views at 5,000 terms: written in 0.08 s
+rather than 0.35 s); orjson gives json's compact bytes for what they hold: text, integers, true, false and
+null, no computed number (orjson would write a NaN as null).  Every other file is read and written by json.
+"""
 import json
 from pathlib import Path
 
@@ -31,12 +34,17 @@ def write(path, obj, compact=False):
 
 
 def read(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def read_compact(path):
+    """A file written compact (write(compact=True)), read with orjson."""
     return loads(Path(path).read_bytes())
 
 
 def loads(data):
-    """The value of JSON text (bytes or str); what is not strict JSON (NaN, a lone surrogate) is left to
-    json, which reads it or says where it fails as it always has."""
+    """The value of JSON text that json.dumps or orjson wrote (bytes or str): orjson reads it; what orjson
+    cannot read (a NaN, a file written in part) json reads, or raises json.JSONDecodeError for."""
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:

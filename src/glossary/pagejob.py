@@ -90,7 +90,7 @@ def run(job):
 
 def batch_jobs(smk):
     """The page jobs of rule page_<batch>, one per entry, as plain data (render's input)."""
-    view = jsonio.read(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
+    view = jsonio.read_compact(smk.input["view"])     # what this batch's pages show of the catalog (glossary.catalog)
     others = catalog.in_order(view)
     rows = {row["slug"]: row for row in view["entries"]}
     prose_of = batchfiles.read(smk.input["prose"])

@@ -80,7 +80,7 @@ LANGUAGE_SCRIPT = PLAN.language_script
 # of every input
 snakemake_internals.unbounded_metadata_cache()
 snakemake_internals.constant_outputs_as_a_set()
-snakemake_internals.records_through_orjson()
+snakemake_internals.faster_record_io()
 snakemake_internals.nested_outputs_found_by_parents()
 snakemake_internals.producers_looked_up_by_prefix()
 # before a remote executor's first status check (a local run has none)
