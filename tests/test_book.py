@@ -6,6 +6,7 @@ dictionary (tests/fixtures/texdict) with a List of Symbols, authors and a "pleas
 real pdflatex; the expectations are read from the fixture's source here."""
 import html
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -508,29 +509,45 @@ def test_the_books_links_are_its_pieces_links(pieces):
         value == name for _, refs, _ in pieces_links for _, kind, value in refs if kind == "name")
 
 
-def test_a_join_begun_ahead_gives_one_joins_bytes_or_gives_up(pieces_built, tmp_path):
+def test_a_join_begun_ahead_gives_one_joins_bytes_or_gives_up(pieces_built, tmp_path, capsys):
     """An edit's book begins its join while the edited piece runs (bookrun.JoinAhead: the pieces before
     the first stale one): the edit's book says so in its log, and a join so begun writes the bytes of
-    one join of the whole list; when a part it took is not the list's (a file written since), or no
-    list comes, it gives up and writes nothing."""
+    one join of the whole list and reads the same from it; when a part it took is not the list's (its
+    file written again since), it gives up and writes nothing; a join that fails says why; a cancelled
+    one ends at once."""
+    import time
+
+    from glossary import links as site_links
     from glossary import pdfpages
-    out = pieces_built[2]
-    assert "join begun as the stale pieces were typeset: yes" in (out / "logs/book/dictionary.log").read_text()
-    cache = out / "results/cache/book"
+    assert "join begun as the stale pieces were typeset: yes" in (
+        pieces_built[2] / "logs/book/dictionary.log").read_text()
+    cache = shutil.copytree(pieces_built[2] / "results/cache/book", tmp_path / "cache")
     records = jsonio.read(cache / bookrun.RECORDS)
     names = sorted(records, key=lambda n: (n != "front", n != "symbols", n == "back", n))
     parts = [bookrun.part({"name": n, "nested": False}, records, cache) for n in names]
     assert len(parts) > 3
-    bookrun.apart(pdfpages.join, parts, tmp_path / "whole.pdf")
-    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "ahead.pdf", None)
-    assert ahead.finish(parts) == (None,)
+    read = bookrun.kept(site_links.destination_names)
+    whole = bookrun.apart(pdfpages.join, parts, tmp_path / "whole.pdf", then=read)
+    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "ahead.pdf", read)
+    assert ahead.finish(parts) == (whole,) and whole
     assert (tmp_path / "ahead.pdf").read_bytes() == (tmp_path / "whole.pdf").read_bytes()
-    # a taken part whose file was written again since (another inode, size or time): given up
-    ahead = bookrun.JoinAhead([parts[0], dict(parts[1], file=(0, 0, 0, 0))], tmp_path / "gave-up.pdf", None)
-    assert ahead.finish(parts) is None and not (tmp_path / "gave-up.pdf").exists()
-    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "cancelled.pdf", None)
+    # a taken part's file written again in place after the join took it (as a piece's run writes it)
+    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "gave-up.pdf", None)
+    time.sleep(0.01)
+    shutil.copyfile(parts[0]["pdf"], tmp_path / "same.pdf")
+    shutil.copyfile(tmp_path / "same.pdf", parts[0]["pdf"])
+    again = [bookrun.part({"name": n, "nested": False}, records, cache) for n in names]
+    assert again[0] != parts[0] and again[1:] == parts[1:]
+    assert ahead.finish(again) is None and not (tmp_path / "gave-up.pdf").exists()
+    assert "failed" not in capsys.readouterr().err          # it gave up: no failure to tell
+    # a join that fails (a name two parts define) says so, and leaves the join to be done anew
+    ahead = bookrun.JoinAhead(again[:1], tmp_path / "failed.pdf", None)
+    assert ahead.finish(again[:1] * 2) is None and not (tmp_path / "failed.pdf").exists()
+    assert "the join begun ahead failed (ValueError" in capsys.readouterr().err
+    started = time.monotonic()
+    ahead = bookrun.JoinAhead(again, tmp_path / "cancelled.pdf", None)
     ahead.cancel()
-    assert not (tmp_path / "cancelled.pdf").exists()
+    assert time.monotonic() - started < 2 and not (tmp_path / "cancelled.pdf").exists()
 
 
 def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):

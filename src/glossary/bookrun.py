@@ -78,52 +78,59 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
                **{k: Path(v) for k, v in (links or {}).items()}}
     shared = hashlib.sha256(Path(fmt).read_bytes()).hexdigest() if fmt else ""
     refers = {p["name"]: set(REFERS.findall(p["tex"])) for p in pieces}
-    ran, ahead = {}, None
+    ran, ahead, told = {}, None, False
     # joined beside the pieces and moved into place here: a join that outlives its job writes no book
     joined = cache / "joined.pdf"
     try:
-        with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
-            for _ in range(ROUNDS):
-                defined = labels_defined(pieces, cache)
-                given = {p["name"]: given_files(pieces, i, records, cache, defined, refers[p["name"]])
-                         for i, p in enumerate(pieces)}
-                keys = {p["name"]: key(p, given[p["name"]], records.get(p["name"]), folders, shared)
-                        for p in pieces}
-                stale = [p for p in pieces if records.get(p["name"], {}).get("key") != keys[p["name"]]]
-                if not stale:
-                    break
-                first = pieces.index(stale[0])
-                if not ran and first:
-                    # an edit's: the pieces before the first stale one are joined while it runs (forked
-                    # before the pool's threads start)
-                    ahead = JoinAhead([part(p, records, cache) for p in pieces[:first]], joined, kept(then))
-                runs = [pool.submit(run, p, tex_dir, given[p["name"]], cache, fmt, inputs, links) for p in stale]
-                for piece, done in zip(stale, runs):
-                    records[piece["name"]] = dict(done.result(), key=keys[piece["name"]])
-                    ran[piece["name"]] = ran.get(piece["name"], 0) + 1
-                jsonio.write(cache / RECORDS, records)
-            else:
-                raise latex.LatexError(f"{tex_dir}: the book's pieces did not settle in {ROUNDS} runs; "
-                                       f"see {log_path}")
-    except BaseException:
+        try:
+            with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+                for _ in range(ROUNDS):
+                    defined = labels_defined(pieces, cache)
+                    given = {p["name"]: given_files(pieces, i, records, cache, defined, refers[p["name"]])
+                             for i, p in enumerate(pieces)}
+                    keys = {p["name"]: key(p, given[p["name"]], records.get(p["name"]), folders, shared)
+                            for p in pieces}
+                    stale = [p for p in pieces if records.get(p["name"], {}).get("key") != keys[p["name"]]]
+                    if not stale:
+                        break
+                    first = pieces.index(stale[0])
+                    if not ran and first:
+                        # an edit's: the pieces before the first stale one are joined while it runs (forked
+                        # before the pool's threads start); without a fork, they are joined after it
+                        try:
+                            ahead = JoinAhead([part(p, records, cache) for p in pieces[:first]], joined, kept(then))
+                        except OSError:
+                            ahead = None
+                    runs = [pool.submit(run, p, tex_dir, given[p["name"]], cache, fmt, inputs, links)
+                            for p in stale]
+                    for piece, done in zip(stale, runs):
+                        records[piece["name"]] = dict(done.result(), key=keys[piece["name"]])
+                        ran[piece["name"]] = ran.get(piece["name"], 0) + 1
+                    jsonio.write(cache / RECORDS, records)
+                else:
+                    raise latex.LatexError(f"{tex_dir}: the book's pieces did not settle in {ROUNDS} runs; "
+                                           f"see {log_path}")
+        finally:
+            # the pieces' last logs, in order, where a failing job's message points
+            Path(log_path).write_text("".join((cache / f"{n}.log").read_text(errors="replace") for n in names
+                                              if (cache / f"{n}.log").is_file()))
+        if len(pieces) == 1:
+            shutil.copyfile(cache / f"{names[0]}.pdf", pdf_path)
+            if then is None:
+                return ran, None
+            with pikepdf.open(pdf_path) as book:
+                return ran, then(book)
+        parts = [part(p, records, cache) for p in pieces]
+        done = None
         if ahead:
-            ahead.cancel()
-        raise
+            told, done = True, ahead.finish(parts)
+            # the job's log (the tests read it)
+            print(f"join begun as the stale pieces were typeset: {'yes' if done else 'no, joined anew'}",
+                  file=sys.stderr)
+        found = done[0] if done else apart(pdfpages.join, parts, joined, then=kept(then))
     finally:
-        # the pieces' last logs, in order, where a failing job's message points
-        Path(log_path).write_text("".join((cache / f"{n}.log").read_text(errors="replace") for n in names
-                                          if (cache / f"{n}.log").is_file()))
-    if len(pieces) == 1:
-        shutil.copyfile(cache / f"{names[0]}.pdf", pdf_path)
-        if then is None:
-            return ran, None
-        with pikepdf.open(pdf_path) as book:
-            return ran, then(book)
-    parts = [part(p, records, cache) for p in pieces]
-    done = ahead.finish(parts) if ahead else None
-    if ahead:   # the job's log (the tests read it)
-        print(f"join begun as the stale pieces were typeset: {'yes' if done else 'no, joined anew'}", file=sys.stderr)
-    found = done[0] if done else apart(pdfpages.join, parts, joined, then=kept(then))
+        if ahead and not told:      # a failure, an interrupt: the join begun ahead is stopped
+            ahead.cancel()
     os.replace(joined, pdf_path)
     return ran, found
 
@@ -210,19 +217,24 @@ class JoinAhead:
     """The book's join begun while its stale pieces run (their pdflatex, in processes of their own): a
     forked process joins the pieces before the first stale one, which the run leaves as they are, then
     waits for the book's whole list of parts (finish()).  It goes on only when the parts it took are the
-    list's first ones, file for file (part(): path, inode, size, time); else it gives up and finish()
-    returns None, for compile_book to join them anew.  Either way the bytes are one join's of the list:
-    the same steps, in the same order, on the same files."""
+    list's first ones, the same as parts (part(): the path, the nesting, the undefined names, and the
+    file's inode, device, size and time); else it gives up and finish() returns None, for compile_book
+    to join them anew.  Either way the bytes are one join's of the list: the same steps, in the same
+    order, on the same files."""
 
     def __init__(self, taken, output, then):
         reading, self.telling = os.pipe()
         try:
             self.forked = Forked(_join_ahead, taken, reading, output, then, closed=(self.telling,))
+        except BaseException:
+            os.close(self.telling)
+            raise
         finally:
             os.close(reading)
 
     def finish(self, parts):
-        """then's answer for the book joined into its output, or None when the join gave up."""
+        """then's answer for the book joined into its output, as (answer,); None when the join gave up,
+        or failed (the job's log says how: a join anew fails as it would have)."""
         def tell():
             try:
                 with os.fdopen(self.telling, "wb") as told:
@@ -234,14 +246,22 @@ class JoinAhead:
         telling.start()
         try:
             return (self.forked.result(),)
-        except Exception:           # gave up, or failed: a join anew fails as it would have
+        except GaveUp:
+            return None
+        except Exception as err:
+            print(f"the join begun ahead failed ({type(err).__name__}: {err}); joined anew", file=sys.stderr)
             return None
         finally:
             telling.join()
 
     def cancel(self):
-        """No list will come: the forked process gives up and ends."""
+        """No list will come: the forked process, which writes nothing before it has the list, is
+        stopped at once."""
         os.close(self.telling)
+        try:
+            os.kill(self.forked.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         try:
             self.forked.result()
         except Exception:
