@@ -11,7 +11,7 @@ made_by = jsonio.read(snakemake.input["plan"])          # glossary.plan.CATALOG_
 see_also, batches = dict(made_by["see_also"]), dict(made_by["batches"])
 metas = [prose[slug]["meta"] for slug in see_also]     # in the entries' order
 built = catalog.build(metas, jsonio.read(snakemake.input["names"]), made_by["sections"], see_also)
-# read by jobs and the preview alone, and large: on one line (json's C encoder)
+# read by jobs and the preview alone, and large: on one line
 jsonio.write(snakemake.output["catalog"], built, compact=True)
 pages, prints = catalog.views(built, metas, batches)
 for batch, page, printed in zip(batches, snakemake.output["views"], snakemake.output["print_views"], strict=True):

@@ -203,13 +203,14 @@ def publish(staged, site, editions=None):
     # {relative name in site/: its staged file}, as strings: a publish looks at every file of the site
     sources = {(Path(prefix) / name).as_posix() if prefix else name: os.path.join(tree, name)
                for tree, prefix in trees for name in site_of(tree)}
-    record = _read_record(staged) if site.is_dir() else {}
+    published = site.is_dir()
+    record = _read_record(staged) if published else {}
     # the pairs as the record saw them: their stats stay the record's (a link to the published file keeps them)
     seen = {rel: record[rel] for rel, src in sources.items()
-            if site.is_dir() and _unchanged(record.get(rel), src, os.path.join(site, rel))}
+            if published and _unchanged(record.get(rel), src, os.path.join(site, rel))}
     kept = set(seen) | {rel for rel, src in sources.items()
-                        if site.is_dir() and rel not in seen and same_file(src, os.path.join(site, rel))}
-    if site.is_dir() and len(kept) == len(sources) and set(sources) == set(names(site)):
+                        if published and rel not in seen and same_file(src, os.path.join(site, rel))}
+    if published and len(kept) == len(sources) and set(sources) == set(names(site)):
         _write_record(staged, sources, site, seen)
         return False
     fresh = site.with_name(site.name + ".new")
@@ -234,7 +235,7 @@ def publish(staged, site, editions=None):
     # every folder's mode, whatever the umask (makedirs made the parents of those it was given)
     for folder, _dirs, _found in os.walk(fresh):
         os.chmod(folder, 0o755)
-    if site.is_dir():
+    if published:
         _exchange(fresh, site)
         shutil.rmtree(fresh)
     else:
