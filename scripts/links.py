@@ -1,17 +1,12 @@
 """Rule links: check every link of the staged site (glossary.links); a dead internal
 link fails the job with one line in the log, naming the source that wrote it."""
-import os
 import sys
 from pathlib import Path
 
-from glossary import jsonio, links, publish
+from glossary import jobenv, jsonio, links, publish
 
 sys.stderr = open(snakemake.log[0], "w")
-# after the book's pdflatex and join, which an edit waits for, where they share the cores
-try:
-    os.nice(10)
-except OSError:     # a sandbox that forbids it: the same job, at the same priority
-    pass
+jobenv.beside_the_book()
 # The staged site: what `make site` publishes.
 site = publish.STAGED
 # Its files are the plan's (its listing), not all the folder holds: a page an earlier build staged for a

@@ -1,17 +1,12 @@
 """Rule search_index: the site's search index (search-index.js and its shards in search/), from the
 catalog and each entry's prose (glossary.reading)."""
-import os
 import sys
 from pathlib import Path
 
-from glossary import batchfiles, jsonio, reading
+from glossary import batchfiles, jobenv, jsonio, reading
 
 sys.stderr = open(snakemake.log[0], "w")
-# after the book's pdflatex and join, which an edit waits for, where they share the cores
-try:
-    os.nice(10)
-except OSError:     # a sandbox that forbids it: the same job, at the same priority
-    pass
+jobenv.beside_the_book()
 catalog = jsonio.read(snakemake.input["catalog"])
 prose = {slug: done["html"] for slug, done in batchfiles.read(snakemake.input["prose"]).items()}
 texts = reading.texts_kept(snakemake.params["cache"])   # the prose as text, by its HTML: only new prose is parsed

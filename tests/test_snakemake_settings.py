@@ -3,6 +3,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -113,3 +114,13 @@ def test_a_staged_file_that_is_gone_is_built_again(built, tmp_path):
     assert run.returncode == 0, (run.stdout + run.stderr)[-2000:]
     assert made.is_file() and (work / markdown).is_file() and not earlier.exists()
     assert (work / "site" / os.path.relpath(markdown, "results/site")).read_bytes() == made.read_bytes()
+
+
+def test_a_job_beside_the_book_runs_at_a_lower_priority():
+    """jobenv.beside_the_book (the search index's and the link check's jobs): nice 10 more than the
+    process had."""
+    code = ("import os; from glossary import jobenv; before = os.nice(0); jobenv.beside_the_book(); "
+            "print(os.nice(0) - before)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    assert done.stdout.strip() == "10"
