@@ -28,11 +28,10 @@ pieces = typeset.book_pieces(parts, params["site_title"], params["site_url"], Pa
                              demos=params["demos"], babel=params["babel"], front=front, formatted=formatted,
                              words_=params["words"], captions=params["captions"], limit=params["piece"])
 pdf = Path(out["pdf"])
-# its named destinations read as it is written, not from its file again
+# its named destinations as they are written, not read from its file again
 ran, names = bookrun.compile_book(pieces, out["tex"], pdf, snakemake.log["tex"], params["settled"], fmt=inp["fmt"],
                                   fmt_source=inp["fmt_tex"], inputs=[Path(inp["notation"]).parent],
-                                  links={typeset.TERMS: params["site_terms"]}, jobs=params["jobs"],
-                                  then=links.destination_names)
+                                  links={typeset.TERMS: params["site_terms"]}, jobs=params["jobs"])
 # its links: each piece's, read as the piece was made
 found = links.joined_links(bookrun.piece_links(pieces, params["settled"]), names)
 # which pieces ran, how often (the tests read it: an edit reruns its own piece)

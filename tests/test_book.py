@@ -6,7 +6,6 @@ dictionary (tests/fixtures/texdict) with a List of Symbols, authors and a "pleas
 real pdflatex; the expectations are read from the fixture's source here."""
 import html
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -509,70 +508,50 @@ def test_the_books_links_are_its_pieces_links(pieces):
         value == name for _, refs, _ in pieces_links for _, kind, value in refs if kind == "name")
 
 
-def test_a_join_begun_ahead_gives_one_joins_bytes_or_gives_up(pieces_built, tmp_path, capsys):
-    """An edit's book begins its join while the edited piece runs (bookrun.JoinAhead: the pieces before
-    the first stale one): the edit's book says so in its log, and a join so begun writes the bytes of
-    one join of the whole list and reads the same from it; when a part it took is not the list's (its
-    file written again since), it gives up and writes nothing; a join that fails says why; a cancelled
-    one ends at once."""
-    import time
-
+def test_the_join_writes_again_only_what_changed(pieces_built, tmp_path):
+    """The pieces are joined from their segments (glossary.pdfjoin), each kept beside its piece: an edit's
+    join makes its own piece's again, and writes the bytes a join from nothing writes; so does a join
+    whose parts' object numbers all moved.  The book passes qpdf's syntax check, holds every part's pages,
+    named destinations and outline, and the join tells the names it wrote."""
     from glossary import links as site_links
-    from glossary import pdfpages
-    assert "join begun as the stale pieces were typeset: yes" in (
-        pieces_built[2] / "logs/book/dictionary.log").read_text()
-    cache = shutil.copytree(pieces_built[2] / "results/cache/book", tmp_path / "cache")
+    from glossary import pdfjoin
+    out = pieces_built[2]
+    cache = out / "results/cache/book"
     records = jsonio.read(cache / bookrun.RECORDS)
     names = sorted(records, key=lambda n: (n != "front", n != "symbols", n == "back", n))
     parts = [bookrun.part({"name": n, "nested": False}, records, cache) for n in names]
     assert len(parts) > 3
-    read = bookrun.kept(site_links.destination_names)
-    whole = bookrun.apart(pdfpages.join, parts, tmp_path / "whole.pdf", then=read)
-    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "ahead.pdf", read)
-    assert ahead.finish(parts) == (whole,) and whole
-    assert (tmp_path / "ahead.pdf").read_bytes() == (tmp_path / "whole.pdf").read_bytes()
-    # a taken part's file written again in place after the join took it (as a piece's run writes it)
-    ahead = bookrun.JoinAhead(parts[:2], tmp_path / "gave-up.pdf", None)
-    time.sleep(0.01)
-    shutil.copyfile(parts[0]["pdf"], tmp_path / "same.pdf")
-    shutil.copyfile(tmp_path / "same.pdf", parts[0]["pdf"])
-    again = [bookrun.part({"name": n, "nested": False}, records, cache) for n in names]
-    assert again[0] != parts[0] and again[1:] == parts[1:]
-    assert ahead.finish(again) is None and not (tmp_path / "gave-up.pdf").exists()
-    assert "failed" not in capsys.readouterr().err          # it gave up: no failure to tell
-    # a join that fails (a name two parts define) says so, and leaves the join to be done anew
-    ahead = bookrun.JoinAhead(again[:1], tmp_path / "failed.pdf", None)
-    assert ahead.finish(again[:1] * 2) is None and not (tmp_path / "failed.pdf").exists()
-    assert "the join begun ahead failed (ValueError" in capsys.readouterr().err
-    started = time.monotonic()
-    ahead = bookrun.JoinAhead(again, tmp_path / "cancelled.pdf", None)
-    ahead.cancel()
-    assert time.monotonic() - started < 2 and not (tmp_path / "cancelled.pdf").exists()
-
-
-def test_the_books_links_are_read_as_it_is_written(pieces, tmp_path):
-    """The pieces are joined in a process of their own (bookrun.apart: it ends without freeing the
-    joined PDF), which can read the book as it writes it (`then`; the build reads its named destinations):
-    what it reads is what the written file holds."""
-    from glossary import links as site_links
-    from glossary import pdfpages
-    cache = pieces[2] / "results/cache/book"
-    records = jsonio.read(cache / bookrun.RECORDS)
-    parts = [{"pdf": cache / f"{name}.pdf", "nested": False, "undefined": set(record["undefined"])}
-             for name, record in sorted(records.items())]
-    found = bookrun.apart(pdfpages.join, parts, tmp_path / "book.pdf", then=bookrun.kept(site_links.pdf_links_of))
-    assert found[0] and found == site_links.pdf_links(tmp_path / "book.pdf")
-    # what the join raises is raised here, in the process that asked for it
-    with pytest.raises(ValueError, match="is an earlier part's too") as raised:
-        bookrun.apart(pdfpages.join, parts[:1] * 2, tmp_path / "twice.pdf")
+    edited = [n for n in names if pieces_built[3]["ran"].startswith(f"{n} ")]
+    assert len(edited) == 1 and edited[0] != names[0]
+    kept = {n: (cache / f"{n}.seg").stat().st_mtime_ns for n in names}
+    # the edit's job remade its own piece's segment, after every other one was made
+    assert max(v for n, v in kept.items() if n != edited[0]) < kept[edited[0]]
+    told = pdfjoin.join(parts, tmp_path / "kept.pdf", store=cache)
+    assert {n: (cache / f"{n}.seg").stat().st_mtime_ns for n in names} == kept      # none made again
+    assert pdfjoin.join(parts, tmp_path / "anew.pdf") == told
+    assert (tmp_path / "kept.pdf").read_bytes() == (tmp_path / "anew.pdf").read_bytes()
+    # every part's numbers moved: without the first part, each segment is made again at its new base
+    store = tmp_path / "store"
+    store.mkdir()
+    for attempt in ("made", "kept"):
+        pdfjoin.join(parts[1:], tmp_path / f"moved-{attempt}.pdf", store=store)
+    pdfjoin.join(parts[1:], tmp_path / "moved-anew.pdf")
+    assert (tmp_path / "moved-made.pdf").read_bytes() == (tmp_path / "moved-kept.pdf").read_bytes() == (
+        tmp_path / "moved-anew.pdf").read_bytes() != (tmp_path / "anew.pdf").read_bytes()
+    with pikepdf.open(tmp_path / "kept.pdf") as book:
+        assert book.check_pdf_syntax() == []
+        assert site_links.destination_names(book) == told and told
+        assert len(book.pages) == sum(len(PdfReader(str(p["pdf"])).pages) for p in parts)
+        with book.open_outline() as found:
+            titles = [item.title for item in found.root]
+    each = []
+    for p in parts:
+        with pikepdf.open(p["pdf"]) as one, one.open_outline() as found:
+            each += [item.title for item in found.root]
+    assert titles == each and len(titles) > len(parts)
+    # a name two parts define: the join fails, and writes nothing
+    with pytest.raises(ValueError, match="is an earlier part's too"):
+        pdfjoin.join(parts[:1] * 2, tmp_path / "twice.pdf")
     assert not (tmp_path / "twice.pdf").exists()
-    assert "in the forked process" in raised.value.__notes__[0] and "pdfpages.py" in raised.value.__notes__[0]
 
-    class Unpicklable(Exception):
-        pass
 
-    def fails():
-        raise Unpicklable("told all the same")
-
-    with pytest.raises(RuntimeError, match="Unpicklable: told all the same"):
-        bookrun.apart(fails)

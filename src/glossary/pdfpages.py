@@ -11,7 +11,6 @@ the order of first use, only the destinations, outlines and labels that lie in i
 /ID computed from the content.  The same pages typeset beside other neighbours give the same bytes.
 """
 import os
-import warnings
 from pathlib import Path
 
 import pikepdf
@@ -400,92 +399,12 @@ def differences(encoding, codes):
     return new
 
 
-# A joined book's streams are written as its runs compressed them: decoding and compressing 65 MB again
-# would cost more than the runs of an edit.
-JOIN_SAVE = {"deterministic_id": True, "static_id": False, "qdf": False, "linearize": False,
-             "object_stream_mode": pikepdf.ObjectStreamMode.generate, "compress_streams": True,
-             "stream_decode_level": pikepdf.StreamDecodeLevel.none, "recompress_flate": False,
-             "normalize_content": False}
-# A name every pdfTeX run with hyperref defines (its first page); the first part's is kept.
-EVERY_RUN = {"Doc-Start"}
-
-
-def join(parts, output, then=None):
-    """One PDF of `parts` ([{"pdf", "nested", "undefined"}], pdflatex runs of one document's pieces,
-    glossary.bookrun), written atomically, its bytes a function of theirs: their pages in order; one
-    tree of named destinations, each name from the part that defines it (a part's links to another's
-    names, which pdfTeX pointed at a page of its own, are `undefined`: names it does not define); one
-    outline, a nested part's top items under the last top item before it; page labels that run on;
-    the first part's catalog entries (open action, page mode) and document information.  Each part
-    keeps its own font subsets.  `then`: called with the joined Pdf once it is written, before it is
-    freed; join returns what it returns.  `parts` are taken one by one, in order (an iterator may wait
-    for the next: glossary.bookrun.JoinAhead)."""
-    sources = []
-    try:
-        out = pikepdf.new()
-        names, items, nums = {}, [], []
-        for part in parts:
-            source = pikepdf.open(part["pdf"])
-            sources.append(source)
-            first = len(out.pages)
-            with warnings.catch_warnings():
-                # pikepdf warns that names do not come along: they are carried below, each from its part
-                warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
-                out.pages.extend(source.pages)
-            for name, dest in sorted(named_destinations(source).items()):
-                if name in part["undefined"] or (name in EVERY_RUN and name in names):
-                    continue
-                if name in names:
-                    raise ValueError(f"{part['pdf']}: the destination {name} is an earlier part's too")
-                names[name] = copy(out, dest)
-            read = outline_items(out, source)
-            if part["nested"] and items:
-                items[-1]["children"].extend(read)
-            else:
-                items.extend(read)
-            nums.extend(page_labels(source, first, len(out.pages) - first, nums))
-        for key, value in sources[0].Root.items():
-            if key not in ("/Type", "/Pages", "/Names", "/Outlines", "/PageLabels"):
-                out.Root[key] = copy(out, value)
-        if "/Info" in sources[0].trailer:
-            out.trailer.Info = copy(out, sources[0].trailer.Info)
-        if names:
-            out.Root.Names = Dictionary(Dests=name_tree(out, names))
-        if nums:
-            out.Root.PageLabels = Dictionary(Nums=Array(nums))
-        set_outline(out, items)
-        tmp = inprocess.temporary(Path(output))
-        out.save(tmp, **JOIN_SAVE)
-        os.replace(tmp, output)
-        return then(out) if then else None
-    finally:
-        for source in sources:
-            source.close()
-
-
 def name_tree(out, names):
     """A name tree of `names` ({name: destination array}) in one node: its /Names array, sorted by the
     names' bytes as a name tree's keys are, each destination array in it (no dictionary, no object of
     its own), so that a large book's tree is made in one step and written as one object."""
     pairs = sorted(((pikepdf.String(name), dest) for name, dest in names.items()), key=lambda kv: bytes(kv[0]))
     return out.make_indirect(Dictionary(Names=Array([item for pair in pairs for item in pair])))
-
-
-def outline_items(out, source):
-    """A part's outline: [{"title", "key" (/Dest or /A), "value" (copied), "open", "children"}]."""
-    def read(item, depth):
-        found = []
-        while item is not None and depth < 64:
-            kind = "/Dest" if "/Dest" in item else "/A"
-            found.append({"title": item.Title, "key": kind,
-                          "value": copy(out, item[kind]) if kind in item else None,
-                          "open": int(item.get("/Count", 0)) >= 0,
-                          "children": read(item.First, depth + 1) if "/First" in item else []})
-            item = item.get("/Next")
-        return found
-    if "/Outlines" not in source.Root or "/First" not in source.Root.Outlines:
-        return []
-    return read(source.Root.Outlines.First, 0)
 
 
 def set_outline(out, items):
@@ -512,25 +431,3 @@ def outline_objects(out, items, parent):
     for a, b in zip(made, made[1:]):
         a.Next, b.Prev = b, a
     return made
-
-
-def page_labels(source, first, pages, before):
-    """A part's page label ranges as the joined PDF's, its pages from `first` on (`before`: the ranges
-    so far, a flat /Nums list); a range that only carries on the one before it is left out."""
-    if not pages:
-        return []
-    # a PDF without labels numbers its pages 1, 2, ...
-    ranges = (sorted(pikepdf.NumberTree(source.Root.PageLabels).items()) if "/PageLabels" in source.Root
-              else [(0, Dictionary(S=Name.D))])
-    found = []
-    for start, style in ranges:
-        at = first + int(start)
-        entry = Dictionary({k: v for k, v in style.items() if k in ("/S", "/P", "/St")})
-        nums = before + found
-        if nums:
-            last_at, last = int(nums[-2]), nums[-1]
-            same = all(str(last.get(k, "")) == str(entry.get(k, "")) for k in ("/S", "/P"))
-            if same and int(entry.get("/St", 1)) == int(last.get("/St", 1)) + at - last_at:
-                continue
-        found += [at, entry]
-    return found
