@@ -15,7 +15,9 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from conftest import REPO, made_once, tree_bytes
@@ -887,3 +889,40 @@ def test_the_plan_takes_the_drivers_read_of_the_dictionary(work):
     key = stamp.read_key(stamp.source_hashes(stamp.source_roots(REPO, str(source)), stamp.known_sources(out)))
     kept = texdict.remembered((out / plan.READ_MEMO, key), plan.Source(source).main)
     assert kept is not None and kept["entries"] == texdict.read(plan.Source(source).main)["entries"]
+
+
+def test_snakemake_starts_while_the_dictionary_is_checked(tmp_path, monkeypatch):
+    """The build starts Snakemake as it checks the dictionary (build.run_snakemake(checked=)), and Snakemake
+    waits for the check's answer before it reads the plan (plan.wait_for_check): it goes on when the check
+    passed, and ends there, having written nothing, when it did not."""
+    from glossary import build as driver
+    source = copy_fixture(tmp_path / "dict")
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    listing = out / "results/site-files.json"       # written as Snakemake reads the plan
+
+    def snakemake_children():
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == os.getpid() and b"snakemake" in (stat.parent / "cmdline").read_bytes():
+                    found.append(int(stat.parent.name))
+            except (OSError, IndexError, ValueError):
+                pass
+        return found
+
+    for answer in (False, True):
+        seen = []
+
+        def checked(seen=seen, answer=answer):
+            time.sleep(3)       # longer than Snakemake takes to reach the plan without the gate
+            seen.append((bool(snakemake_children()), listing.exists()))
+            return answer
+        outcome = driver.run_snakemake(2, ["--dry-run"], source=str(source), checked=checked)
+        assert seen == [(True, False)], (answer, seen)
+        if answer:
+            assert outcome.ok and listing.is_file(), outcome.summary
+        else:
+            assert outcome is None and not listing.exists() and not snakemake_children()

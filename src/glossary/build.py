@@ -384,21 +384,49 @@ def snakemake_env():
     return env
 
 
-def _run_once(command, env, lock_fd, on_event, on_start=None):
+def _run_once(command, env, lock_fd, on_event, on_start=None, checked=None):
     # GLOSSARY_EVENTS=<file>: the events are also appended there, with the seconds since the start
     # (`make bench` and the tests read which jobs ran, and for how long).
     record = open(os.environ["GLOSSARY_EVENTS"], "a", encoding="utf-8") if os.environ.get("GLOSSARY_EVENTS") else None
     start = time.monotonic()
+    fds = (lock_fd,)
+    if checked:
+        # Snakemake starts while checked() runs, and waits for its answer before it reads the plan
+        waiting, telling = os.pipe()
+        env, fds = dict(env, **{plan.CHECKED_FD: str(waiting)}), (lock_fd, waiting)
     # A caller that stops Snakemake itself (the preview: on_start) starts it in its own process group, so
     # that it can signal, and at last kill, Snakemake and its jobs together.
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                            env=env, pass_fds=(lock_fd,), start_new_session=on_start is not None)
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                errors="replace", env=env, pass_fds=fds, start_new_session=on_start is not None)
+    finally:
+        if checked:
+            os.close(waiting)
     if on_start:
         on_start(proc)
     stderr = []
     reader = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
     reader.start()
     events = []
+    if checked:
+        go = False
+        try:
+            go = checked()
+        finally:
+            try:
+                os.write(telling, b"go" if go else b"stop")
+            except BrokenPipeError:     # Snakemake ended before it asked: its outcome says why
+                pass
+            os.close(telling)
+            if not go:
+                # it ends at once, its error unread: the check's mistakes are what the build tells
+                proc.stdout.read()
+                proc.wait()
+                reader.join(timeout=5)
+                if record:
+                    record.close()
+        if not go:
+            return None
     try:
         for line in proc.stdout:
             try:
@@ -423,21 +451,25 @@ def _run_once(command, env, lock_fd, on_event, on_start=None):
 
 
 def run_snakemake(cores=2, extra=(), on_event=None, profile=None, lock_fd=None, wait=False, source=None, config=(),
-                  on_start=None):
+                  on_start=None, checked=None):
     """Run Snakemake on the staged site (results/site) without publishing; returns an Outcome.
     on_event(dict) gets every event of the glossary logger plugin. Takes the build lock unless the
     caller holds it (lock_fd); wait=True waits for a running build instead of refusing. on_start(Popen),
     when given, gets each Snakemake process as it starts, in a process group of its own: the caller
-    stops it (a terminal's Ctrl-C no longer reaches it)."""
+    stops it (a terminal's Ctrl-C no longer reaches it).  checked(), when given, runs as Snakemake
+    starts, which reads the plan only once it has returned True (plan.wait_for_check); when it returns
+    False, Snakemake ends there and run_snakemake returns None."""
     if lock_fd is None:
         with build_lock(wait=wait) as fd:
             return run_snakemake(cores, extra, on_event, profile, fd, source=source, config=config,
-                                 on_start=on_start)
+                                 on_start=on_start, checked=checked)
     command, env = snakemake_command(cores, profile, extra, source, config), snakemake_env()
     if not DRY_RUN & set(extra):
         # the lock is held: no job writes a batch's folder while a broken or stale one is removed
         plan.mend_batch_folders()
-    outcome = _run_once(command, env, lock_fd, on_event, on_start)
+    outcome = _run_once(command, env, lock_fd, on_event, on_start, checked)
+    if outcome is None:
+        return None
     if outcome.locked and lift_stale_lock(command, env):
         print("note: lifted the lock an interrupted build left", flush=True)
         outcome = _run_once(command, env, lock_fd, on_event, on_start)
@@ -488,28 +520,34 @@ def main(argv=None):
     # hashed before the dictionary is read and the build starts: an edit made meanwhile is not "built", and
     # the read kept for the plan (plan.READ_MEMO) is not taken for the edited sources'
     hashed = stamp.source_hashes(roots, stamp.known_sources())
-    if source:
-        # Every mistake of every edition, told at once before any job runs (glossary.dictionary.check)
+    site_shown = shown_site()
+
+    def checked():
+        """Every mistake of every edition, told at once before any job runs (glossary.dictionary.check)."""
         found = dictionary.check_editions(runs, memo=(plan.READ_MEMO, stamp.read_key(hashed), lambda: stamp.read_key(
             stamp.source_hashes(roots, stamp.known_sources()))))
         if found:
             print(told_mistakes(found), file=sys.stderr)
-            print(f"{shown_site()}/ was left as it was.", file=sys.stderr)
-            return 1
+            print(f"{site_shown}/ was left as it was.", file=sys.stderr)
+            return False
         note = source.title_note()
         if note:
             print(note, file=sys.stderr, flush=True)
+        return True
     try:
         with build_lock() as fd:
-            site_shown = shown_site()
-            for run in runs:
+            for i, run in enumerate(runs):
                 if len(runs) > 1:
                     print(f"the {run['lang']} edition ({run['folder']})", flush=True)
                 # One Snakemake run: the catalog is a checkpoint (workflow/rules/prose.smk), so a rewrite of it
-                # that leaves a reader's input as it was reruns no reader.
+                # that leaves a reader's input as it was reruns no reader.  The first starts while the
+                # dictionary is checked (in this folder: its read is kept for the plan, plan.READ_MEMO).
                 with working_folder(run["folder"]):
                     outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), profile, fd,
-                                            source=run["source"], config=run.get("config", ()))
+                                            source=run["source"], config=run.get("config", ()),
+                                            checked=checked if source and not i else None)
+                if outcome is None:
+                    return 1
                 if not outcome.ok:
                     if len(runs) > 1:
                         print(f"in the {run['lang']} edition ({run['folder']}):", file=sys.stderr)

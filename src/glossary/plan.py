@@ -31,6 +31,9 @@ LOCK = "results/.build.lock"
 CATALOG = "results/catalog.json"
 # The driver's read of the dictionary, kept for the plan's (glossary.texdict.check_main's memo).
 READ_MEMO = "results/cache/read.pickle"
+# The driver (glossary.build) starts Snakemake while it checks the dictionary, and tells it through the
+# pipe this variable names whether to go on (wait_for_check): what the two start with runs side by side.
+CHECKED_FD = "GLOSSARY_CHECKED_FD"
 # Each term's model, kept under what it is made of (glossary.dictionary.kept_models).
 MODELS_MEMO = "results/cache/models.pickle"
 REFERENCES = "results/references.json"
@@ -47,6 +50,17 @@ LIBS = "results/_lib"
 # batch's job writes into its folder (glossary.batchfiles.site_folder).
 ENTRY_FILES = {kind: f"{STAGED}/terms/{{slug}}{suffix}" for kind, suffix in batchfiles.SITE_FILES.items()}
 
+
+
+def wait_for_check():
+    """Waits for the driver's check of the dictionary where the driver started this process before the
+    check ended (CHECKED_FD): whether it passed.  Then the plan reads the dictionary as the driver kept it
+    (READ_MEMO)."""
+    fd = os.environ.pop(CHECKED_FD, None)
+    if fd is None:
+        return True
+    with os.fdopen(int(fd), "rb") as told:
+        return told.read() == b"go"
 
 def mend_batch_folders(folder="."):
     """Before a build, holding its lock (glossary.build): remove each batch folder that a link of the staged

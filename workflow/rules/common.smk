@@ -22,6 +22,9 @@ def read_key():
     return stamp.read_key(stamp.source_hashes(roots, stamp.known_sources()))
 
 
+# Started while the driver checks the dictionary, Snakemake reads the plan once the check has passed.
+if not plan.wait_for_check():
+    raise WorkflowError("the dictionary has mistakes, which the build tells")
 PLAN = plan.Plan.from_config(config, workflow.basedir, read_key if config.get("source") else None)
 # A mistake in an entry stops the build here, before any job runs, with one message.
 try:
