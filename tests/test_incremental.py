@@ -269,3 +269,48 @@ def test_publish_links_the_files_it_keeps_and_copies_the_changed(tmp_path):
         os.umask(old_umask)
     assert {oct(p.stat().st_mode & 0o777) for p in site.rglob("*") if p.is_file()} == {"0o644"}
     assert {oct(p.stat().st_mode & 0o777) for p in [site, *site.rglob("*")] if p.is_dir()} == {"0o755"}
+
+
+def test_publish_brings_the_site_before_the_last_up_to_date(tmp_path):
+    """The site as it was before the last publish stays beside the staged tree (publish.SPARE) and the
+    next publish is made in it: through a sequence of edits (a file changed, added, removed, a file
+    that becomes a folder and a folder that becomes a file, a spare that is gone or a file in it
+    changed by hand) each published site is the staged one, the spare holds the site it replaced, and
+    no published file is written in place: what the spare shares with the site is its published files."""
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    spare = staged.with_name(publish.SPARE)
+
+    def stage(files):
+        shutil.rmtree(staged, ignore_errors=True)
+        for name, text in files.items():
+            (staged / name).parent.mkdir(parents=True, exist_ok=True)
+            (staged / name).write_text(text)
+        publish.write_listing([staged / n for n in files], staged)
+
+    steps = [
+        {"index.html": "i", "terms/a.html": "a", "terms/a/pictures/1.svg": "1", "terms/b.html": "b"},
+        {"index.html": "i", "terms/a.html": "a, edited", "terms/a/pictures/1.svg": "1", "terms/b.html": "b"},
+        {"index.html": "i", "terms/a.html": "a, edited", "terms/c.html": "c", "terms/b.html": "b"},
+        {"index.html": "i2", "terms/a.html": "a, edited", "terms/c.html": "c", "terms/b": "b, a file now"},
+        {"index.html": "i2", "terms/a.html": "a", "terms/c.html/x.html": "a folder now", "terms/b": "b"},
+        {"index.html": "i3", "terms/a.html": "a", "terms/b": "b"},
+    ]
+    published = None
+    for i, files in enumerate(steps):
+        stage(files)
+        if i == 4:
+            shutil.rmtree(spare)                                   # gone: made anew
+        if i == 5:
+            (spare / "terms/b").unlink()
+            (spare / "terms/b").write_text("changed by hand")     # a file of its own, not the site's
+        assert publish.publish(staged, site) is True
+        assert tree_bytes(site) == {n: t.encode() for n, t in files.items()}, i
+        if published is not None and i != 4:
+            assert tree_bytes(spare) == published, i
+        shared = {p.stat().st_ino for p in spare.rglob("*") if p.is_file()} & {
+            p.stat().st_ino for p in site.rglob("*") if p.is_file()}
+        assert shared == {(site / n).stat().st_ino for n in files
+                          if (spare / n).is_file() and (spare / n).read_bytes() == (site / n).read_bytes()}, i
+        assert {oct(p.stat().st_mode & 0o777) for p in [site, *site.rglob("*")] if p.is_dir()} == {"0o755"}
+        published = tree_bytes(site)
+    assert publish.publish(staged, site) is False
