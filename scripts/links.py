@@ -11,12 +11,12 @@ jobenv.beside_the_book()
 site = publish.STAGED
 # Its files are the plan's (its listing), not all the folder holds: a page an earlier build staged for a
 # term since deleted is not published, so a link to it is dead.  The book, whose own links its job checks
-# (rule book), may not be there yet.
-book = snakemake.params["book"]
-names = publish.expand(site, [n for n in jsonio.read(snakemake.input["listing"]) if n != book])
+# (rule book), and the search's scripts, which hold no link, may not be there yet.
+listing, beside = jsonio.read(snakemake.input["listing"]), set(snakemake.params["beside"])
+names = publish.expand(site, [n for n in listing if n not in beside])
 targets = snakemake.params["targets"]
 result = links.check(site, targets["site_url"], targets["entries"], snakemake.input["templates"],
-                     files=[*names, book], prefix=targets["prefix"],
+                     files=[*names, *(n for n in listing if n in beside)], prefix=targets["prefix"],
                      outside=targets["outside"], cache=snakemake.params["cache"], only=names)
 if result.dead:
     print("\n".join(result.told(f"{result.files} files")), file=sys.stderr)

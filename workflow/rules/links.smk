@@ -2,10 +2,14 @@
 # dead internal link fails the build (glossary.links), one line per link in the log.
 
 
+# What the link check does not wait for: the book, which checks its own links (rule book), and the
+# search's scripts, which it does not read. It runs beside their jobs.
+BESIDE = {BOOK, *SEARCH_FILES}
+
+
 rule links:
     input:
-        # all the jobs make but the book, which checks its own links (rule book): this check runs beside it
-        site=[f for f in PLAN.made_files() if f != BOOK],
+        site=[f for f in PLAN.made_files() if f not in BESIDE],
         # the site's files by their names there (glossary.publish.write_listing)
         listing=publish.listing_path(plan.STAGED),
         entries=[e["path"] for e in ENTRIES.values()],
@@ -21,8 +25,8 @@ rule links:
         "logs/links/links.log",
     params:
         targets=LINK_TARGETS,
-        # there, not read here
-        book=os.path.relpath(BOOK, plan.STAGED),
+        # the site's files it does not wait for: there, not read here
+        beside=sorted(os.path.relpath(f, plan.STAGED) for f in BESIDE),
         # what each page and PDF holds, by its bytes: an edit's check parses only what changed
         cache="results/cache/links.json",
     message:

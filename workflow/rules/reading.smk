@@ -5,6 +5,10 @@
 # the link check, which reads them.
 
 
+# The search's files: rule all asks for them; the link check, which reads no script, runs beside their job.
+SEARCH_FILES = [f"results/site/{p}" for p in reading.search_paths()]
+
+
 rule search_index:
     input:
         catalog=after_catalog(plan.CATALOG),
@@ -16,7 +20,7 @@ rule search_index:
         lib=lib("search_index"),
     output:
         # the head, the shards of the tokens and of the results' summaries (glossary.reading.search_files)
-        files=[f"results/site/{p}" for p in reading.search_paths()],
+        files=SEARCH_FILES,
     log:
         "logs/reading/search_index.log",
     localrule: True
