@@ -7,7 +7,7 @@ from glossary import batchfiles, jobenv, jsonio, reading
 
 sys.stderr = open(snakemake.log[0], "w")
 jobenv.beside_the_book()
-catalog = jsonio.read(snakemake.input["catalog"])
+catalog = jsonio.read_compact(snakemake.input["catalog"])
 prose = {slug: done["html"] for slug, done in batchfiles.read(snakemake.input["prose"]).items()}
 texts = reading.texts_kept(snakemake.params["cache"])   # the prose as text, by its HTML: only new prose is parsed
 docs = reading.search_documents(catalog, prose, jsonio.read(snakemake.input["forms"]), texts)

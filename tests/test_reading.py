@@ -525,12 +525,13 @@ def test_the_english_index_is_built_without_nltk_and_the_german_one_with_its_ste
 
 
 def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monkeypatch):
-    """The build's search job left each entry's prose as text by its HTML (reading.keep_texts); with them,
-    an edited entry's prose alone is parsed again, the documents are those made from nothing, and the
-    texts kept are the present prose's only."""
+    """The build's search job left each entry's prose and summary as text by its HTML (reading.keep_texts);
+    with them, an edited entry's prose alone is parsed again, the documents are those made from nothing,
+    and the texts kept are the present prose's and summaries' only."""
     prose = {slug: done["html"] for slug, done in batchfiles.read_build(out).items()}
+    summaries = {row.get("summary_html") or htmllib.escape(row["summary"] or "") for row in catalog["entries"]}
     kept = reading.texts_kept(out / "results/cache/search-text.json")
-    assert len(kept) == len(set(prose.values())) > 10
+    assert len(kept) == len(set(prose.values()) | summaries) > 10
     edited = dict(prose, feature=prose["feature"].replace("</p>", " gathered anew</p>", 1))
     fresh = reading.search_documents(catalog, edited, {})
     parsed = []
@@ -538,9 +539,8 @@ def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monk
     monkeypatch.setattr(reading, "text_of", lambda h: parsed.append(h) or text_of(h))
     texts = dict(kept)
     assert reading.search_documents(catalog, edited, {}, texts) == fresh
-    assert [h for h in parsed if "gathered anew" in h] == [edited["feature"]]
-    assert len([h for h in parsed if h in set(edited.values())]) == 1      # the summaries aside
-    assert len(texts) == len(set(edited.values())) and "gathered anew" in " ".join(texts.values())
+    assert parsed == [edited["feature"]]
+    assert len(texts) == len(set(edited.values()) | summaries) and "gathered anew" in " ".join(texts.values())
 
 
 def test_the_search_job_counts_only_the_documents_it_has_not_kept(catalog, out, monkeypatch):

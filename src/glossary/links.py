@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlsplit
 import pikepdf
 import yaml
 
-from glossary import publish
+from glossary import jsonio, publish
 
 # Addresses that point at nothing to fetch or check.
 INERT_SCHEMES = ("data", "javascript", "about")
@@ -462,7 +462,7 @@ class Reads:
     def __init__(self, cache):
         self.path = Path(cache) if cache else None
         try:
-            kept = json.loads(self.path.read_text(encoding="utf-8")) if self.path else {}
+            kept = jsonio.read_compact(self.path) if self.path else {}
         except (OSError, ValueError):       # none yet, or a check killed while it wrote (before os.replace)
             kept = {}
         if kept.get("code") != self.CODE:
@@ -476,7 +476,7 @@ class Reads:
     def against(self, targets):
         """What the links are checked against (the site's files, their ids ...): the outcomes kept under
         another are forgotten."""
-        self.context = hashlib.sha256(json.dumps(targets).encode()).hexdigest()
+        self.context = hashlib.sha256(jsonio.dumps(targets, compact=True).encode()).hexdigest()
         if self.kept_outcomes.get("context") != self.context:
             self.kept_outcomes = {}
 
@@ -515,8 +515,8 @@ class Reads:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             outcomes = {"context": self.context, "files": self.outcomes}
             partial = self.path.with_name(f".{self.path.name}.partial")
-            partial.write_text(json.dumps({"code": self.CODE, "found": self.found, "outcomes": outcomes,
-                                           "stats": self.stats}), encoding="utf-8")
+            jsonio.write(partial, {"code": self.CODE, "found": self.found, "outcomes": outcomes,
+                                   "stats": self.stats}, compact=True)
             os.replace(partial, self.path)
 
 

@@ -16,7 +16,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from glossary import assets, dictionary
+from glossary import assets, dictionary, jsonio
 from glossary.layout import title_order
 
 # The lunr.js build the site publishes (templates/vendor/), and lunr.py writes an index for.
@@ -144,16 +144,15 @@ def shortened(text, limit=160):
 
 def search_documents(catalog, prose, forms, texts=None):
     """One document per entry, in the index's order: prose {slug: HTML}, forms {slug: {...}}.  `texts`:
-    {sha256 of an entry's prose HTML: its text_of}, as the last search job left them (texts_kept), so that
-    only the prose that changed is parsed again; it is left holding this dictionary's prose alone."""
+    {sha256 of an entry's prose or summary HTML: its text_of}, as the last search job left them
+    (texts_kept), so that only what changed is parsed again; it is left holding this dictionary's alone."""
     titles = section_titles(catalog["sections"])
     kept, texts = dict(texts or {}), {} if texts is None else texts
     texts.clear()
 
-    def body(slug):
-        prose_html = prose.get(slug, "")
-        key = hashlib.sha256(prose_html.encode("utf-8")).hexdigest()
-        texts[key] = kept[key] if key in kept else text_of(prose_html)
+    def text(some_html):
+        key = hashlib.sha256(some_html.encode("utf-8")).hexdigest()
+        texts[key] = kept[key] if key in kept else text_of(some_html)
         return texts[key]
     docs = []
     for row in catalog["entries"]:
@@ -163,10 +162,10 @@ def search_documents(catalog, prose, forms, texts=None):
                      "forms": " ".join(filter(None, (forms_text(forms.get(slug), row["title"]), slug))),
                      "form_list": other_forms(forms.get(slug), row["title"]),
                      "referrers": len(catalog.get("referenced_by", {}).get(slug, [])),
-                     "summary": text_of(row.get("summary_html") or html.escape(row["summary"] or "")),
+                     "summary": text(row.get("summary_html") or html.escape(row["summary"] or "")),
                      # the summary as text (glossary.plaintext: a formula as its characters)
                      "shown": shortened(" ".join((row["summary"] or "").split())),
-                     "body": body(slug),
+                     "body": text(prose.get(slug, "")),
                      "section": titles.get(row["section"], row["section"])})
     return docs
 
@@ -178,7 +177,7 @@ _CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 def texts_kept(path):
     """search_documents' `texts` as the last search job of this code left them in `path` ({} when none)."""
     try:
-        kept = json.loads(Path(path).read_text(encoding="utf-8"))
+        kept = jsonio.read_compact(path)
     except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
         return {}
     return kept["texts"] if kept.get("code") == _CODE else {}
@@ -186,14 +185,14 @@ def texts_kept(path):
 
 def keep_texts(path, texts):
     """Keep `texts` for the next search job, written whole or not at all."""
-    dictionary.write_if_changed(Path(path), json.dumps({"code": _CODE, "texts": texts}, sort_keys=True))
+    dictionary.write_if_changed(Path(path), jsonio.dumps({"code": _CODE, "texts": texts}, compact=True))
 
 
 def counts_kept(path, lang):
     """counts_of's `kept` as the last search job of this code, lunr and language left it in `path` ({} when
     none)."""
     try:
-        kept = json.loads(Path(path).read_text(encoding="utf-8"))
+        kept = jsonio.read_compact(path)
     except (OSError, ValueError):       # none yet, or a job killed while it wrote (before its rename)
         return {}
     made_by = _counts_made_by(lang)
@@ -202,7 +201,7 @@ def counts_kept(path, lang):
 
 def keep_counts(path, lang, counts):
     """Keep counts_of's `kept` for the next search job, written whole or not at all."""
-    dictionary.write_if_changed(Path(path), json.dumps({**_counts_made_by(lang), "counts": counts}, sort_keys=True))
+    dictionary.write_if_changed(Path(path), jsonio.dumps({**_counts_made_by(lang), "counts": counts}, compact=True))
 
 
 def _counts_made_by(lang):
