@@ -56,6 +56,9 @@ def join(parts, output, store=None):
     action, page mode) and document information.  Each part keeps its own font subsets.  `store`: a
     folder where each part's segment is kept (<the PDF's stem>.seg, .seg.json).  Returns the names of
     the book's named destinations."""
+    stems = [Path(part["pdf"]).stem for part in parts]
+    if store is not None and len(set(stems)) < len(stems):
+        raise ValueError(f"{store}: two parts named alike would share their kept segment: {sorted(stems)}")
     segments, base = [], FIRST
     for part in parts:
         segments.append(segment(part["pdf"], base, store))
@@ -65,32 +68,28 @@ def join(parts, output, store=None):
     version = max((tuple(int(n) for n in s["version"].split(".")) for s in segments), default=(1, 5))
     header = b"%%PDF-%d.%d\n%%\xe2\xe3\xcf\xd3\n" % max(version, (1, 5))
     tail_bytes, tail_entries = tail.written()
-    entries, at = [(0, 0, 0, 65535)], len(header)
+    used, at = {}, len(header)
     for seg in segments:
-        entries += [(n, t, f2 + at if t == 1 else f2, f3) for n, t, f2, f3 in seg["entries"]]
+        used.update((n, (t, f2 + at if t == 1 else f2, f3)) for n, t, f2, f3 in seg["entries"])
         at += seg["size"]
-    entries += [(n, t, f2 + at if t == 1 else f2, f3) for n, t, f2, f3 in tail_entries]
+    used.update((n, (t, f2 + at if t == 1 else f2, f3)) for n, t, f2, f3 in tail_entries)
     at += len(tail_bytes)
     xref = tail.number()
-    entries.append((xref, 1, at, 0))
-    entries.sort()
-    index, last = [], None
-    for n, *_ in entries:
-        if last is None or n != last + 1:
-            index.append([n, 0])
-        index[-1][1] += 1
-        last = n
-    data = zlib.compress(b"".join(ENTRY.pack(t, f2, f3) for _, t, f2, f3 in entries), LEVEL)
+    used[xref] = (1, at, 0)
+    # one section from 0, as a file never updated has it: the numbers a segment leaves spare are free,
+    # each entry naming the next free one, the last none (object 0 heads the list)
+    free = [n for n in range(1, xref) if n not in used]
+    used[0] = (0, free[0] if free else 0, 65535)
+    used.update((n, (0, after, 0)) for n, after in zip(free, free[1:] + [0]))
+    data = zlib.compress(b"".join(ENTRY.pack(*used[n]) for n in range(xref + 1)), LEVEL)
     digest = hashlib.sha256(header)
     for seg in segments:
         digest.update(bytes.fromhex(seg["digest"]))
     digest.update(tail_bytes)
     ident = digest.hexdigest()[:32].encode()
     info = b"/Info %d 0 R " % tail.info if tail.info else b""
-    trailer = (b"%d 0 obj\n<< /Filter /FlateDecode /ID [ <%s> <%s> ] /Index [ %s ] %s/Length %d /Root %d 0 R "
-               b"/Size %d /Type /XRef /W %s >>\nstream\n" % (
-                   xref, ident, ident, b" ".join(b"%d %d" % tuple(i) for i in index), info, len(data), CATALOG,
-                   xref + 1, W))
+    trailer = (b"%d 0 obj\n<< /Filter /FlateDecode /ID [ <%s> <%s> ] %s/Length %d /Root %d 0 R "
+               b"/Size %d /Type /XRef /W %s >>\nstream\n" % (xref, ident, ident, info, len(data), CATALOG, xref + 1, W))
     target = Path(output)
     tmp = inprocess.temporary(target)
     with open(tmp, "wb") as out:
@@ -114,7 +113,8 @@ def segment(pdf, base, store):
     together: "pages" (their numbers), "names", "outline", "labels", "root", "info", "version"}; kept
     in `store` and taken from there while the part's file and the base are the same."""
     st = os.stat(pdf)
-    key = [FORMAT, base, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+    key = [FORMAT, zlib.ZLIB_RUNTIME_VERSION, base, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino,
+           st.st_dev]
     if store is not None:
         kept = Path(store) / f"{Path(pdf).stem}.seg"
         meta = kept.with_suffix(".seg.json")
@@ -219,8 +219,8 @@ class Walk:
     def segment(self):
         root, source = self.source.Root, self.source
         self.drain()
-        names = {name: self.direct(dest).decode("latin-1")
-                 for name, dest in pdfpages.named_destinations(source).items()}
+        names = {name: [key.decode("latin-1"), self.direct(dest).decode("latin-1")]
+                 for name, (key, dest) in destinations(source).items()}
         outline = self.outline(root.Outlines.First, 0) if "/Outlines" in root and "/First" in root.Outlines else []
         made = {"pages": [self.numbers[p.objgen] for p in self.pages], "names": names, "outline": outline,
                 "labels": labels(source), "version": str(source.pdf_version),
@@ -244,14 +244,15 @@ class Walk:
                     digest=hashlib.sha256(data).hexdigest(), bytes=bytes(data))
         return made
 
-    def outline(self, item, depth):
-        found = []
-        while item is not None and depth < 64:
+    def outline(self, item, depth, seen=None):
+        found, seen = [], set() if seen is None else seen
+        while item is not None and depth < 64 and item.objgen not in seen:
+            seen.add(item.objgen)
             kind = "/Dest" if "/Dest" in item else "/A"
             found.append({"title": self.direct(item.Title).decode("latin-1"), "key": kind,
                           "value": self.direct(item[kind]).decode("latin-1") if kind in item else None,
                           "open": int(item.get("/Count", 0)) >= 0,
-                          "children": self.outline(item.First, depth + 1) if "/First" in item else []})
+                          "children": self.outline(item.First, depth + 1, seen) if "/First" in item else []})
             item = item.get("/Next")
         return found
 
@@ -274,12 +275,35 @@ def object_streams(loose, number, data, entries):
         number += 1
 
 
+def destinations(source):
+    """{name (as text, as glossary.links reads it): (its bytes, its destination array)} of the /Dests name
+    tree and the catalog's old /Dests dictionary (glossary.pdfpages.named_destinations): a name is written
+    back with the bytes it had."""
+    found, root = {}, source.Root
+    if "/Dests" in root:
+        found.update({str(k)[1:]: (str(k)[1:].encode("utf-8"), v) for k, v in root.Dests.items()})
+
+    def walk(node, depth):
+        if depth > 64:
+            return
+        names = node.get("/Names")
+        if isinstance(names, pikepdf.Array):
+            items = list(names)
+            for key, value in zip(items[::2], items[1::2]):
+                found[str(key)] = (bytes(key), value)
+        for kid in node.get("/Kids", []):
+            walk(kid, depth + 1)
+    if "/Names" in root and "/Dests" in root.Names:
+        walk(root.Names.Dests, 0)
+    return {k: (key, v.D if isinstance(v, Dictionary) else v) for k, (key, v) in found.items()}
+
+
 def labels(source):
     """A part's page label ranges: [[first page (0-based), style name or "", prefix text or "", start or
     None]]; a PDF without labels numbers its pages 1, 2, ..."""
     if "/PageLabels" not in source.Root:
         return [[0, "/D", "", None]]
-    return [[int(at), str(style.get("/S", "")), pikepdf.String(style.P).unparse().decode("latin-1") if "/P" in style
+    return [[int(at), str(style.get("/S", "")), style.P.unparse().decode("latin-1") if "/P" in style
              else "", int(style.St) if "/St" in style else None]
             for at, style in sorted(pikepdf.NumberTree(source.Root.PageLabels).items())]
 
@@ -323,8 +347,8 @@ class Tail:
                 self.objects[self.info] = segments[0]["info"].encode("latin-1")
         if names:
             tree = self.number()
-            pairs = sorted((bytes(pikepdf.String(name)), pikepdf.String(name).unparse(), dest.encode("latin-1"))
-                           for name, dest in names.items())
+            pairs = sorted((key.encode("latin-1"), pikepdf.String(key.encode("latin-1")).unparse(),
+                            dest.encode("latin-1")) for key, dest in names.values())
             self.objects[tree] = b"<< /Names [ %s ] >>" % b" ".join(b"%s %s" % (s, d) for _, s, d in pairs)
             catalog["/Names"] = b"<< /Dests %d 0 R >>" % tree
         if nums:
