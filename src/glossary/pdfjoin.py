@@ -13,6 +13,7 @@ leaves the later parts' numbers, and their bytes, as they were.  The bytes are a
 alone: a join with every segment kept and a join from nothing write the same file.
 """
 import hashlib
+import itertools
 import os
 import re
 import struct
@@ -31,8 +32,9 @@ ROOT_PAGES, CATALOG, FIRST = 1, 2, 3
 # A segment's object numbers: its count and at least ROOM more, rounded up to a multiple of SPAN.
 ROOM, SPAN = 64, 256
 PER_STREAM = 100
-# zlib's level for the object streams and the cross-reference stream
-LEVEL = 6
+# zlib's level for the segments' object streams; the tail's and the cross-reference stream, written
+# at every join, are made at the fastest (a few kilobytes larger)
+LEVEL, TAIL_LEVEL = 6, 1
 # A name every pdfTeX run with hyperref defines (its first page); the first part's is kept.
 EVERY_RUN = {"Doc-Start"}
 # A page's attributes that its page tree may hold for it: each page of a segment holds its own.
@@ -42,8 +44,7 @@ MADE = {"/Type", "/Pages", "/Names", "/Outlines", "/PageLabels"}
 # An object as qpdf unparses it: its strings, literal (every parenthesis escaped) or hex, are passed
 # over; its references ("12 0 R") are renumbered.
 TOKEN = re.compile(rb"\((?:[^\\()]|\\.)*\)|<[0-9A-Fa-f]*>|(?<![\w.#/+-])(\d+) (\d+) R(?!\w)", re.S)
-# a cross-reference stream's fields: type, offset or object stream, generation or index
-ENTRY = struct.Struct(">BIH")
+# a cross-reference stream's fields: type (1 byte), offset or object stream (4), generation or index (2)
 W = b"[ 1 4 2 ]"
 
 
@@ -81,7 +82,8 @@ def join(parts, output, store=None):
     free = [n for n in range(1, xref) if n not in used]
     used[0] = (0, free[0] if free else 0, 65535)
     used.update((n, (0, after, 0)) for n, after in zip(free, free[1:] + [0]))
-    data = zlib.compress(b"".join(ENTRY.pack(*used[n]) for n in range(xref + 1)), LEVEL)
+    data = zlib.compress(struct.pack(">" + "BIH" * (xref + 1), *itertools.chain.from_iterable(
+        used[n] for n in range(xref + 1))), TAIL_LEVEL)
     digest = hashlib.sha256(header)
     for seg in segments:
         digest.update(bytes.fromhex(seg["digest"]))
@@ -257,7 +259,7 @@ class Walk:
         return found
 
 
-def object_streams(loose, number, data, entries):
+def object_streams(loose, number, data, entries, level=LEVEL):
     """`loose` ([(number, text)]: objects that are not streams) written to `data` in object streams of
     up to PER_STREAM, numbered from `number`; their entries added.  Yields each stream's number."""
     for start in range(0, len(loose), PER_STREAM):
@@ -267,7 +269,7 @@ def object_streams(loose, number, data, entries):
             body += text + b"\n"
             entries.append((n, 2, number, i))
         head = b" ".join(offsets) + b"\n"
-        packed = zlib.compress(head + body, LEVEL)
+        packed = zlib.compress(head + body, level)
         entries.append((number, 1, len(data), 0))
         data += (b"%d 0 obj\n<< /First %d /Filter /FlateDecode /Length %d /N %d /Type /ObjStm >>\nstream\n" % (
             number, len(head), len(packed), len(group)) + packed + b"\nendstream\nendobj\n")
@@ -394,7 +396,7 @@ class Tail:
     def written(self):
         """The tail's bytes (its objects in object streams) and their entries, offsets from its start."""
         data, entries = bytearray(), []
-        for stream in object_streams(sorted(self.objects.items()), self.next, data, entries):
+        for stream in object_streams(sorted(self.objects.items()), self.next, data, entries, TAIL_LEVEL):
             self.next = stream + 1
         return bytes(data), entries
 
