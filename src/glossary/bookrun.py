@@ -113,7 +113,7 @@ def compile_book(pieces, tex_dir, pdf_path, log_path, cache, fmt=None, fmt_sourc
 def piece_links(pieces, cache):
     """[(addresses, refs, pages)] of each piece's PDF in `cache` as its run left it (LINKS), in order: what
     glossary.links.joined_links makes the book's links of."""
-    return [tuple(jsonio.read(Path(cache) / f"{p['name']}{LINKS}")) for p in pieces]
+    return [tuple(jsonio.read_compact(Path(cache) / f"{p['name']}{LINKS}")) for p in pieces]
 
 
 def part(piece, records, cache):
@@ -213,7 +213,7 @@ def run(piece, tex_dir, given, cache, fmt, inputs, links):
     # its links, read once as it is made (the book's are its pieces', glossary.links.joined_links)
     with pikepdf.open(cache / f"{name}.pdf") as pdf:
         kept = cache / f".{name}{LINKS}.{os.getpid()}"
-        jsonio.write(kept, [*link_refs(pdf), len(pdf.pages)])
+        jsonio.write(kept, [*link_refs(pdf), len(pdf.pages)], compact=True)
         os.replace(kept, cache / f"{name}{LINKS}")      # whole or not at all: a killed job leaves none
     tops = {f"tex-inputs-{i}" for i in range(len(inputs))} | set(links or {})
     reads = sorted({line[6:] for line in fls.splitlines() if line.startswith("INPUT ")

@@ -588,7 +588,7 @@ def working_folder(folder):
 def tell_unknown():
     """The catalog's note on constructs the readers did not know (glossary.catalog)."""
     path = Path(plan.CATALOG)
-    note = catalog.unknown_note(jsonio.read(path)) if path.is_file() else None
+    note = catalog.unknown_note(jsonio.read_compact(path)) if path.is_file() else None
     if note:
         print(note, flush=True)
 

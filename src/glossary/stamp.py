@@ -15,12 +15,12 @@ usual.  What the digests cannot see: the system's TeX Live and poppler.
     python -m glossary.stamp record [ROOT]
 """
 import hashlib
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
+from glossary import jsonio
 from glossary.plan import LOCK, SOURCES, Source
 
 SITE = "site"
@@ -164,7 +164,7 @@ def read_key(hashed):
 def recorded(root="."):
     """What record() wrote after the last build, or None."""
     try:
-        return json.loads((Path(root) / STAMP).read_text())
+        return jsonio.read_compact(Path(root) / STAMP)
     except (OSError, ValueError):
         return None
 
@@ -205,7 +205,7 @@ def write(root, stamp_):
     stamp = Path(root) / STAMP
     stamp.parent.mkdir(parents=True, exist_ok=True)
     tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(stamp_, sort_keys=True) + "\n")
+    jsonio.write(tmp, stamp_, compact=True)
     tmp.replace(stamp)
 
 
