@@ -80,3 +80,15 @@ def test_parts_named_alike_do_not_share_a_kept_segment(tmp_path):
     with pytest.raises(ValueError, match="named alike"):
         pdfjoin.join(parts, tmp_path / "book.pdf", store=tmp_path)
     assert pdfjoin.join(parts, tmp_path / "book.pdf") == {"x:1", "x:2", "y:1", "y:2"}
+
+
+def test_a_tagged_part_is_refused_by_name(tmp_path):
+    """A structure tree (a tagged PDF's) cannot be merged with the other parts': the join says which part."""
+    one = part(tmp_path / "one.pdf", [b"x:1", b"x:2"], "", "One")
+    with pikepdf.open(one["pdf"], allow_overwriting_input=True) as pdf:
+        tree = pdf.make_indirect(Dictionary(Type=Name.StructTreeRoot))
+        tree.K = pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document, P=tree))
+        pdf.Root.StructTreeRoot = tree
+        pdf.save(one["pdf"])
+    with pytest.raises(ValueError, match="one.pdf: a tagged PDF"):
+        pdfjoin.join([one, part(tmp_path / "two.pdf", [b"y:1", b"y:2"], "", "Two")], tmp_path / "book.pdf")

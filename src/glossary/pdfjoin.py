@@ -220,6 +220,9 @@ class Walk:
 
     def segment(self):
         root, source = self.source.Root, self.source
+        if "/StructTreeRoot" in root:
+            raise ValueError(f"{self.pdf}: a tagged PDF (its catalog holds a structure tree), which the join "
+                             "cannot merge with the other parts'")
         self.drain()
         names = {name: [key.decode("latin-1"), self.direct(dest).decode("latin-1")]
                  for name, (key, dest) in destinations(source).items()}
