@@ -534,6 +534,11 @@ def main(argv=None):
         if note:
             print(note, file=sys.stderr, flush=True)
         return True
+    # Snakemake starts while the dictionary is checked where a check passed before (its read is kept):
+    # an edit's build; a first build checks first, and a mistake leaves its folder as it was
+    early = bool(source) and Path(plan.READ_MEMO).is_file()
+    if source and not early and not checked():
+        return 1
     try:
         with build_lock() as fd:
             for i, run in enumerate(runs):
@@ -545,7 +550,7 @@ def main(argv=None):
                 with working_folder(run["folder"]):
                     outcome = run_snakemake(args.cores, args.snakemake_args, Progress(show=True), profile, fd,
                                             source=run["source"], config=run.get("config", ()),
-                                            checked=checked if source and not i else None)
+                                            checked=checked if early and not i else None)
                 if outcome is None:
                     return 1
                 if not outcome.ok:
