@@ -38,9 +38,9 @@ except OSError as err:
 
 
 # Rule all asks for the link report, whose inputs are every file the jobs make of the site but the book
-# and the search's scripts, and for those.  Snakemake builds a missing file only for a target or for a job that reruns, so a file
-# that is missing is asked for here too: listing them all doubled the DAG's look-ups (at 5,000 terms, when
-# the site's 18,279 files were each an output).
+# and the search's scripts, and for those.  Snakemake builds a missing file only for a target or for a
+# job that reruns, so a file that is missing is asked for here too: listing them all doubled the DAG's
+# look-ups (at 5,000 terms, when the site's 18,279 files were each an output).
 MISSING = [f for f in PLAN.made_files() if not os.path.exists(f)]
 
 

@@ -225,7 +225,7 @@ class Walk:
                              "cannot merge with the other parts'")
         self.drain()
         names = {name: [key.decode("latin-1"), self.direct(dest).decode("latin-1")]
-                 for name, (key, dest) in destinations(source).items()}
+                 for name, (key, dest) in pdfpages.named_destination_bytes(source).items()}
         outline = self.outline(root.Outlines.First, 0) if "/Outlines" in root and "/First" in root.Outlines else []
         made = {"pages": [self.numbers[p.objgen] for p in self.pages], "names": names, "outline": outline,
                 "labels": labels(source), "version": str(source.pdf_version),
@@ -278,29 +278,6 @@ def object_streams(loose, number, data, entries, level=LEVEL):
             number, len(head), len(packed), len(group)) + packed + b"\nendstream\nendobj\n")
         yield number
         number += 1
-
-
-def destinations(source):
-    """{name (as text, as glossary.links reads it): (its bytes, its destination array)} of the /Dests name
-    tree and the catalog's old /Dests dictionary (glossary.pdfpages.named_destinations): a name is written
-    back with the bytes it had."""
-    found, root = {}, source.Root
-    if "/Dests" in root:
-        found.update({str(k)[1:]: (str(k)[1:].encode("utf-8"), v) for k, v in root.Dests.items()})
-
-    def walk(node, depth):
-        if depth > 64:
-            return
-        names = node.get("/Names")
-        if isinstance(names, pikepdf.Array):
-            items = list(names)
-            for key, value in zip(items[::2], items[1::2]):
-                found[str(key)] = (bytes(key), value)
-        for kid in node.get("/Kids", []):
-            walk(kid, depth + 1)
-    if "/Names" in root and "/Dests" in root.Names:
-        walk(root.Names.Dests, 0)
-    return {k: (key, v.D if isinstance(v, Dictionary) else v) for k, (key, v) in found.items()}
 
 
 def labels(source):

@@ -64,13 +64,30 @@ def page_count(pdf):
 
 def named_destinations(source):
     """{name (str): the destination array} of the /Dests name tree and the catalog's old /Dests dict."""
-    found = {}
-    root = source.Root
+    return {name: dest for name, (_, dest) in named_destination_bytes(source).items()}
+
+
+def named_destination_bytes(source):
+    """{name (as text, as glossary.links reads it): (its bytes, its destination array)} of the /Dests name
+    tree and the catalog's old /Dests dictionary: a join writes each name back with the bytes it had
+    (glossary.pdfjoin)."""
+    found, root = {}, source.Root
     if "/Dests" in root:
-        found.update({str(k)[1:]: v for k, v in root.Dests.items()})
+        found.update({str(k)[1:]: (str(k)[1:].encode("utf-8"), v) for k, v in root.Dests.items()})
+
+    def walk(node, depth):
+        if depth > 64:
+            return
+        names = node.get("/Names")
+        if isinstance(names, pikepdf.Array):
+            items = list(names)
+            for key, value in zip(items[::2], items[1::2]):
+                found[str(key)] = (bytes(key), value)
+        for kid in node.get("/Kids", []):
+            walk(kid, depth + 1)
     if "/Names" in root and "/Dests" in root.Names:
-        found.update({str(k): v for k, v in pikepdf.NameTree(root.Names.Dests).items()})
-    return {k: (v.D if isinstance(v, Dictionary) else v) for k, v in found.items()}
+        walk(root.Names.Dests, 0)
+    return {k: (key, v.D if isinstance(v, Dictionary) else v) for k, (key, v) in found.items()}
 
 
 def inherited(page, key):

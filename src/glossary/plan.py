@@ -51,7 +51,6 @@ LIBS = "results/_lib"
 ENTRY_FILES = {kind: f"{STAGED}/terms/{{slug}}{suffix}" for kind, suffix in batchfiles.SITE_FILES.items()}
 
 
-
 def wait_for_check():
     """Waits for the driver's check of the dictionary where the driver started this process before the
     check ended (CHECKED_FD): whether it passed.  Then the plan reads the dictionary as the driver kept it
@@ -61,6 +60,7 @@ def wait_for_check():
         return True
     with os.fdopen(int(fd), "rb") as told:
         return told.read() == b"go"
+
 
 def mend_batch_folders(folder="."):
     """Before a build, holding its lock (glossary.build): remove each batch folder that a link of the staged

@@ -253,13 +253,12 @@ def publish(staged, site, editions=None):
         os.makedirs(fresh)
         present = ({}, set())
     files, folders = present
-    needed = {os.path.dirname(rel) for rel in sources}
-    needed |= {os.path.dirname(f) for f in needed if f}
-    while True:
-        more = {os.path.dirname(f) for f in needed if f} - needed
-        if not more:
-            break
-        needed |= more
+    needed = {""}           # every folder the sources lie in, and the folders above them
+    for rel in sources:
+        folder = os.path.dirname(rel)
+        while folder not in needed:
+            needed.add(folder)
+            folder = os.path.dirname(folder)
     for rel in sorted(set(files) - set(sources)):
         os.unlink(os.path.join(fresh, rel))
     for folder in sorted(folders - needed, key=len, reverse=True):
