@@ -517,6 +517,46 @@ def test_a_kept_read_is_taken_under_its_own_key_alone(tmp_path):
     assert texdict.remembered((memo, "five"), main) is None
 
 
+def test_a_build_reads_again_only_the_terms_that_changed(tmp_path, monkeypatch):
+    """texdict.Kept (beside check_main's memo): a later read of the dictionary scans only the terms whose
+    text or place changed, and gives what reading every term gives; a term whose graphic's file has gone
+    is read again (its mistake told), and a kept term's file that defines a term twice tells it."""
+    root = tmp_path / "dict"
+    shutil.copytree(FIXTURE, root)
+    main, memo = root / MAIN.name, tmp_path / "read.pickle"
+    scanned = []
+    scan = texdict.Body.scan
+    monkeypatch.setattr(texdict.Body, "scan", lambda body: scanned.append(body.key) or scan(body))
+    first, mistakes = texdict.check_main(main, memo=(memo, "one"))
+    assert not mistakes and (tmp_path / texdict.ENTRY_MEMO).is_file()
+    assert len(scanned) == len(first["entries"])
+    # one word of the last term of a file: that term alone is read again
+    math = root / "TinyDict_Math.tex"
+    last = list(texdict.glossaries.entries_of(texdict.lexer.Source(math, math.name)))[-1][0]
+    text = math.read_text()
+    at = text.rindex("description={") + len("description={")
+    math.write_text(text[:at] + "An edited one. " + text[at:])
+    scanned.clear()
+    again, mistakes = texdict.check_main(main, memo=(memo, "two"))
+    assert not mistakes and scanned == [last]
+    assert again == texdict.read(main) and again != first
+    # nothing changed: nothing is read
+    scanned.clear()
+    assert texdict.check_main(main, memo=(memo, "three")) == (again, []) and scanned == []
+    # the file a kept term's graphic names is gone: that term is read again, and its mistake told
+    (root / "assets" / "tiny.png").unlink()
+    scanned.clear()
+    told = texdict.check_main(main, memo=(memo, "four"))[1]
+    assert scanned == ["datapoint"]
+    assert [(m.file, m.kind) for m in told] == [("TinyDict_Models.tex", "missing-file")]
+    # a kept term defined again in another file: told, as a read of every term tells it
+    shutil.copy(FIXTURE / "assets" / "tiny.png", root / "assets" / "tiny.png")
+    numbers = root / "TinyDict_Numbers.tex"
+    numbers.write_text(numbers.read_text() + "\n\\newglossaryentry{datapoint}{name={again},description={twice}}\n")
+    told = texdict.check_main(main, memo=(memo, "five"))[1]
+    assert [m.kind for m in told] == ["duplicate-key"] and told == texdict.check_main(main)[1]
+
+
 def test_kept_models_are_the_models_of_the_read_as_it_is(tmp_path):
     """dictionary.kept_models: each term's model kept under what it is made of; a later read models again
     only the terms that changed, and gives what modelling every term gives."""

@@ -289,7 +289,7 @@ def citation_mistakes(read, bib, lang=None):
     for e in read["entries"].values():
         # texdict's terms are LaTeX: the LaTeX reader's mentions, at the file as the author names it
         cites += [{"key": key, "path": e["path"], "line": line, "term": e["key"]}
-                  for key, line in mentions.of(e["body"], e["body_line"])[2]]
+                  for key, line in mentions.cited(e["body"], e["body_line"])]
     symbols = book_of(read["main"], read.get("config") or {})["symbols_file"] if read.get("main") else None
     if symbols and Path(symbols).is_file():
         cites += symbol_citations(symbols, os.path.relpath(symbols, read["root"]))
@@ -360,7 +360,8 @@ def kept_models(terms, root, labels, path=None):
     the terms that changed (modelling every term was most of the plan's start at 5,000 terms)."""
     if path is None:
         return {slug: as_model(term, root, labels.get(slug)) for slug, term in terms.items()}
-    code = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.rglob("*.py")))).digest()
+    from glossary.texdict import code_digest  # see check()
+    code = code_digest()
     try:
         kept_code, kept = pickle.loads(Path(path).read_bytes())
     except Exception:       # none yet, or not one this code wrote

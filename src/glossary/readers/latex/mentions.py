@@ -19,6 +19,11 @@ def of(source, line):
         return line + source.count("\n", 0, m.start())
     keys = [(m.group(1).strip(), at(m)) for m in glossaries.KEY_CALL.finditer(source)]
     labels = [(m.group(1), at(m)) for m in LABEL_NAMED.finditer(source)]
-    cites = [(k.strip(), at(m)) for m in citations.CITE.finditer(source) for k in m.group(1).split(",") if k.strip()]
     defined = [(m.group(1), at(m)) for m in LABEL.finditer(source)]
-    return keys, labels, cites, defined
+    return keys, labels, cited(source, line), defined
+
+
+def cited(source, line):
+    """[(citation key, line)] of a description starting on `line` of its file, in order (of()'s third)."""
+    return [(k.strip(), line + source.count("\n", 0, m.start()))
+            for m in citations.CITE.finditer(source) for k in m.group(1).split(",") if k.strip()]
