@@ -129,6 +129,51 @@ def test_a_rule_named_unhashed_records_no_input_checksums(monkeypatch):
     assert sorted(hashed) == ["a.txt", "b.txt"]
 
 
+def test_a_job_still_looks_for_pipes_among_its_dependencies_outputs():
+    """What pipes_looked_for_only_where_a_rule_has_one answers: Job.prepare asks of each input, and the
+    answer looks through every dependency's pipe or service outputs."""
+    import inspect
+
+    from snakemake.jobs import Job
+    assert "self.is_pipe_or_service_input(f)" in inspect.getsource(Job.prepare)
+    look = inspect.getsource(getattr(Job.is_pipe_or_service_input, "only_with_pipes", None)
+                             or Job.is_pipe_or_service_input)
+    assert "self.dag.dependencies[self]" in look and "pipe_or_service_output" in look
+
+
+def test_no_pipe_is_looked_for_where_no_rule_has_one(monkeypatch):
+    from snakemake.io import IOFile, flag
+    from snakemake.jobs import Job
+    monkeypatch.setattr(Job, "is_pipe_or_service_input", Job.is_pipe_or_service_input)
+
+    def workflow(*outputs):
+        return types.SimpleNamespace(rules=[types.SimpleNamespace(output=list(outputs))])
+
+    class Writer:                   # a dependency that writes "p" as a pipe
+        pipe_or_service_output = {"p"}
+
+    class Dependencies:
+        asked = 0
+
+        def __getitem__(self, job):
+            Dependencies.asked += 1
+            return {Writer(): {"p"}}
+
+    def job(wf):
+        return types.SimpleNamespace(dag=types.SimpleNamespace(workflow=wf, dependencies=Dependencies()))
+
+    piped = workflow(IOFile(flag("p", "pipe")))
+    assert internals.pipes_looked_for_only_where_a_rule_has_one(piped) is False
+    plain = workflow(IOFile("a.txt"), IOFile("b.txt"))
+    assert internals.pipes_looked_for_only_where_a_rule_has_one(plain) is True
+    assert internals.pipes_looked_for_only_where_a_rule_has_one(plain) is False
+    assert Job.is_pipe_or_service_input(job(plain), "p") is False and Dependencies.asked == 0
+    # another workflow's jobs (one with pipes) are answered as Snakemake answers them
+    assert Job.is_pipe_or_service_input(job(piped), "p") is True and Dependencies.asked == 1
+    with pytest.raises(internals.SnakemakeInternalsChanged, match="workflow.rules"):
+        internals.pipes_looked_for_only_where_a_rule_has_one(types.SimpleNamespace())
+
+
 def test_a_moved_persistence_fails_loudly():
     with pytest.raises(internals.SnakemakeInternalsChanged, match="workflow.persistence"):
         internals.checksum_inputs_once(types.SimpleNamespace())

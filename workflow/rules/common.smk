@@ -92,8 +92,14 @@ snakemake_internals.status_checks_at_most_the_setting()
 
 onstart:
     snakemake_internals.drop_default_rate_limit(workflow)
-    # the link check reruns after any edit of a page: its 3,000 inputs at 5,000 terms are not hashed
-    snakemake_internals.checksum_inputs_once(workflow, unhashed={"links"})
+    # the link check and the book rerun after any edit of a page or a section: their 8,000 and 1,500
+    # inputs at 5,000 terms are not hashed; nor the pictures', which the plan writes only when they
+    # change (results/_pictures/): each of a batch's 100 outputs recorded them all (44 MB of records
+    # at 5,000 terms, read at each build's start)
+    snakemake_internals.checksum_inputs_once(
+        workflow, unhashed={"links", "book", *(f"pictures_{batch}" for batch in BATCHES)}
+    )
+    snakemake_internals.pipes_looked_for_only_where_a_rule_has_one(workflow)
 
 
 # The run is over: Python's collection at exit would walk every object Snakemake made (0.2 s), and
