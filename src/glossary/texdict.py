@@ -379,7 +379,8 @@ class Kept:
     options' text), so that a build reads again only the terms that changed: reading every term was most
     of the check that each edit's build waits for (1.2 s at 5,000 terms, 0.6 s so).  A kept term whose
     pictures or graphics name files is taken only where those names find the same files now
-    (Body.looked); a term read with a mistake is not kept, nor the definitions of a file with one."""
+    (Body.looked).  A read with a mistake keeps nothing (check_main): the mistake leaves the build's
+    folder as it was."""
 
     def __init__(self, path, context):
         self.path = Path(path)
@@ -547,16 +548,14 @@ class Reader:
         }
 
     def defined(self, source):
-        """entries_of() of a glossary file: kept under its text when its definitions had no mistake."""
+        """entries_of() of a glossary file, kept under its text."""
         if self.kept is None:
             return entries_of(source, self.styles, self.mistakes, self.broken)
         key = self.kept.key("defined", source.rel, source.text)
         found = self.kept.get(key)
         if found is None:
-            told, broken = len(self.mistakes), len(self.broken)
             found = entries_of(source, self.styles, self.mistakes, self.broken)
-            if len(self.mistakes) == told and len(self.broken) == broken:
-                self.kept.put(key, found)
+            self.kept.put(key, found)
         return found
 
     def entry_kept(self, src, key, at, options, declared):
@@ -570,10 +569,8 @@ class Reader:
             body = Body.__new__(Body)
             body.__dict__.update(state, reader=self, src=src)
             return entry, body
-        told = len(self.mistakes)
         entry, body = self.entry(src, key, at, options, declared)
-        if len(self.mistakes) == told:
-            self.kept.put(memo, (entry, {k: v for k, v in vars(body).items() if k not in ("reader", "src")}))
+        self.kept.put(memo, (entry, {k: v for k, v in vars(body).items() if k not in ("reader", "src")}))
         return entry, body
 
     def finds(self, kind, what, key):
@@ -674,7 +671,7 @@ def check_main(main_path, base=None, complete=False, overlay=None, lang=None, me
     reader = Reader(main_path, base, complete, overlay, lang,
                     kept=Path(memo[0]).with_name(ENTRY_MEMO) if memo else None)
     dictionary = reader.read()
-    if reader.kept is not None:
+    if reader.kept is not None and not reader.mistakes:    # a mistake leaves the build's folder as it was
         reader.kept.save()
     if memo and dictionary is not None and not reader.mistakes and (len(memo) < 3 or memo[2]() == memo[1]):
         remember(memo, main_path, dictionary)
