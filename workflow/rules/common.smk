@@ -79,6 +79,10 @@ PRINT_WORDS = typeset.words(EDITION)
 LANGUAGE_SCRIPT = PLAN.language_script
 
 
+# The rules whose jobs record no checksums of their inputs (each rule's file says why): Snakemake then
+# compares those inputs' times alone.
+UNHASHED = set()
+
 # before the DAG is built, which reads every output's metadata record and asks for the producer
 # of every input
 snakemake_internals.unbounded_metadata_cache()
@@ -92,13 +96,7 @@ snakemake_internals.status_checks_at_most_the_setting()
 
 onstart:
     snakemake_internals.drop_default_rate_limit(workflow)
-    # the link check and the book rerun after any edit of a page or a section: their 8,000 and 1,500
-    # inputs at 5,000 terms are not hashed; nor the pictures', which the plan writes only when they
-    # change (results/_pictures/): each of a batch's 100 outputs recorded them all (44 MB of records
-    # at 5,000 terms, read at each build's start)
-    snakemake_internals.checksum_inputs_once(
-        workflow, unhashed={"links", "book", *(f"pictures_{batch}" for batch in BATCHES)}
-    )
+    snakemake_internals.checksum_inputs_once(workflow, unhashed=UNHASHED)
     snakemake_internals.pipes_looked_for_only_where_a_rule_has_one(workflow)
 
 
