@@ -223,6 +223,7 @@ class Plan:
         # build's (glossary.texdict.check_main's memo; read_key gives it anew)
         self.read_memo = (READ_MEMO, read_key(), read_key) if read_key else None
         self._code_keys = {}
+        self._libs = {}         # lib(): a batch rule's script is named by each of its batches' rules
 
     @classmethod
     def from_config(cls, config, repo, read_key=None):
@@ -344,6 +345,8 @@ class Plan:
         directly or not: results/_lib/<script>.json names each with the sha256 of its bytes and is
         rewritten only when one changes, so an edit of any of them reruns the rule's jobs.  One file, not
         the modules themselves: Snakemake's record of each output file repeats all its job's inputs."""
+        if script in self._libs:
+            return self._libs[script]
         path = Path(LIBS) / f"{script}.json"
         code = self.repo / f"scripts/{script}.py"
         # the script itself too: a rule that runs it in Snakemake's process (glossary.inprocess) has no
@@ -351,6 +354,7 @@ class Plan:
         found = {f"scripts/{script}.py": imports.file_sha256(code),
                  **imports.digest(str(code), str(assets.src_of(self.repo)))}
         dictionary.write_if_changed(path, jsonio.dumps(found))
+        self._libs[script] = str(path)
         return str(path)
 
     # --- an entry's demo and figures ---------------------------------------------------------------
