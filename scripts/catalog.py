@@ -6,11 +6,10 @@ import sys
 from glossary import batchfiles, catalog, jsonio
 
 sys.stderr = open(snakemake.log[0], "w")
-prose = batchfiles.read(snakemake.input["prose"])
 made_by = jsonio.read(snakemake.input["plan"])          # glossary.plan.CATALOG_PLAN
-see_also, batches = dict(made_by["see_also"]), dict(made_by["batches"])
-metas = [prose[slug]["meta"] for slug in see_also]     # in the entries' order
-built = catalog.build(metas, jsonio.read(snakemake.input["names"]), made_by["sections"], see_also)
+built, metas = catalog.from_prose(batchfiles.read(snakemake.input["prose"]), made_by,
+                                  jsonio.read(snakemake.input["names"]))
+batches = dict(made_by["batches"])
 # read by jobs and the preview alone, and large: on one line
 jsonio.write(snakemake.output["catalog"], built, compact=True)
 pages, prints = catalog.views(built, metas, batches)

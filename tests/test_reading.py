@@ -14,7 +14,8 @@ import pytest
 from conftest import REPO, made_once
 from test_browser import chromium, serve
 
-from glossary import batchfiles, reading
+from glossary import batchfiles, dictionary, plan, reading
+from glossary import catalog as glossary_catalog
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 # A term whose name and definition hold markup and script: they must show as text, and run nothing.
@@ -522,6 +523,17 @@ def test_the_english_index_is_built_without_nltk_and_the_german_one_with_its_ste
     before, after = run.stdout.splitlines()
     assert before == "False", run.stdout
     assert after.startswith("True") and "'lern'" in after and "stemmer-de" in after, run.stdout
+
+
+def test_the_search_job_makes_the_catalog_that_rule_catalog_wrote(catalog, out):
+    """The search job makes the catalog for itself from the prose (catalog.from_prose), so that it runs
+    beside rule catalog rather than after it: it is the catalog that rule wrote, and the rule reads no
+    file of the catalog's."""
+    made = glossary_catalog.from_prose(batchfiles.read_build(out), json.loads((out / plan.CATALOG_PLAN).read_text()),
+                                       json.loads((out / dictionary.NAMES).read_text()))[0]
+    assert made == catalog and len(made["entries"]) > 10
+    rule = re.search(r"(?s)^rule search_index:.*?\n\n\n", (REPO / "workflow/rules/reading.smk").read_text(), re.M)
+    assert "after_catalog" not in rule.group(0) and "plan.CATALOG," not in rule.group(0)
 
 
 def test_the_search_job_parses_only_the_prose_it_has_not_kept(catalog, out, monkeypatch):

@@ -41,6 +41,16 @@ def build(metas, names, sections, see_also):
             "unknown": unknown(metas, names)}
 
 
+def from_prose(prose, made_by, names):
+    """(the catalog, the entries' metas in its plan's order) of the prose jobs' results `prose` ({slug:
+    ...}), the catalog's plan `made_by` (glossary.plan.CATALOG_PLAN's content) and `names` (names.json):
+    what rule catalog writes, and what the search job, which reads the same prose, makes for itself so
+    that it need not wait for the catalog."""
+    see_also = dict(made_by["see_also"])
+    metas = [prose[slug]["meta"] for slug in see_also]     # in the entries' order
+    return build(metas, names, made_by["sections"], see_also), metas
+
+
 VIEWS = "results/views"
 # What a row of an entry shown only as a previous or next one holds: its link's text, its section and
 # its place in the index.

@@ -11,8 +11,11 @@ SEARCH_FILES = [f"results/site/{p}" for p in reading.search_paths()]
 
 rule search_index:
     input:
-        catalog=after_catalog(plan.CATALOG),
+        # the prose, and what the catalog is made of besides: it makes the catalog for itself, and so
+        # runs beside rule catalog, not after it
         prose=[batchfiles.prose_path(b) for b in BATCHES],
+        names=dictionary.NAMES,
+        plan=plan.CATALOG_PLAN,
         # the forms of the names as text (rule forms_text)
         forms=plan.FORMS,
         # a language's stemmer: its word characters and stop words are read from lunr-languages' file
