@@ -122,11 +122,11 @@ def pipes_looked_for_only_where_a_rule_has_one(workflow):
     """Answer "is this input a pipe or a service?" without a look where no rule has such an output.
 
     Job.prepare asks it of each input of a job about to run, and Job.is_pipe_or_service_input looks for
-    the input among the outputs of each of the job's dependencies in turn: the link check's 8,000
-    inputs and its 170 dependencies at 5,000 terms took 0.2 s of Snakemake's own process at each
-    edit.  When no rule of the workflow flags an output pipe() or service(), no job has such an output
-    and the answer is False.  Install it once every rule is defined (onstart).  Returns True when
-    installed (False: a rule has such an output, or it already was)."""
+    the input among the outputs of each of the job's dependencies in turn: for the link check, every
+    page of the site against every job that made one, in Snakemake's own process.  When no rule of the
+    workflow flags an output pipe() or service(), no job has such an output and the answer is False.
+    Install it once every rule is defined (onstart).  Returns True when installed (False: a rule has
+    such an output, or it already was)."""
     from snakemake.io import is_flagged
     from snakemake.jobs import Job
     where = "snakemake.jobs.Job"

@@ -78,8 +78,8 @@ rule figure:
 
 
 # The plan writes the pictures' inputs (results/_pictures/) only when they change, and each of a batch's
-# 100 outputs recorded their checksums (44 MB of records at 5,000 terms, read at each build's start):
-# they are not hashed (common.smk).
+# outputs recorded all their checksums, records read at each build's start: they are not hashed
+# (common.smk).
 UNHASHED.update(f"pictures_{batch}" for batch in BATCHES)
 
 for batch, slugs in BATCHES.items():

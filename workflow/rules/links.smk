@@ -5,7 +5,7 @@
 # What the link check does not wait for: the book, which checks its own links (rule book), and the
 # search's scripts, which it does not read. It runs beside their jobs.
 BESIDE = {BOOK, *SEARCH_FILES}
-# It reruns after any edit of a page: its 8,000 inputs at 5,000 terms are not hashed (common.smk).
+# It reruns after any edit of a page: its inputs (every file of the site) are not hashed (common.smk).
 UNHASHED.add("links")
 
 

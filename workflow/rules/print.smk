@@ -96,7 +96,8 @@ BOOK_FRONT = {
 }
 # The List of Symbols the main file inputs, set after the contents (none: no such list).
 SYMBOLS = [PLAN.symbols_file] if PLAN.symbols_file else []
-# The book reruns after any edit of a section: its 1,500 inputs at 5,000 terms are not hashed (common.smk).
+# The book reruns after any edit of a section: its inputs (every section, figure and picture) are not
+# hashed (common.smk).
 UNHASHED.add("book")
 
 
