@@ -1,6 +1,6 @@
 """Rule catalog: what every page, the index and the feeds show of each entry (its title, section,
 summary, related entries) and which entries refer to which, from the prose jobs' results; and, per
-batch, what its pages and PDFs show of it (its view, read by its page and print jobs alone)."""
+batch, what its pages show of it (its view, read by its page job alone)."""
 import sys
 
 from glossary import batchfiles, catalog, jsonio
@@ -12,8 +12,7 @@ built, metas = catalog.from_prose(batchfiles.read(snakemake.input["prose"]), mad
 batches = dict(made_by["batches"])
 # read by jobs and the preview alone, and large: on one line
 jsonio.write(snakemake.output["catalog"], built, compact=True)
-pages, prints = catalog.views(built, metas, batches)
-for batch, page, printed in zip(batches, snakemake.output["views"], snakemake.output["print_views"], strict=True):
-    # read by the batch's jobs alone, and large: on one line
+pages = catalog.views(built, metas, batches)
+for batch, page in zip(batches, snakemake.output["views"], strict=True):
+    # read by the batch's job alone, and large: on one line
     jsonio.write(page, pages[batch], compact=True)
-    jsonio.write(printed, prints[batch], compact=True)

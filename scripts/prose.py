@@ -34,7 +34,6 @@ for entry in entries:
     batch[entry["slug"]] = {
         "html": done["html"], "latex": done["latex"],
         "meta": {"slug": entry["slug"], "summary": done["summary"], "summary_html": done["summary_html"],
-                 "summary_latex": done.get("summary_latex"), "title_html": done.get("title_html"),
-                 "title_latex": done.get("title_latex"), "title_text": done.get("title_text"),
-                 "refs": done["refs"], "contexts": done.get("contexts", {}), "unknown": done["unknown"]}}
+                 "summary_latex": done.get("summary_latex"), "refs": done["refs"],
+                 "contexts": done.get("contexts", {}), "unknown": done["unknown"]}}
 batchfiles.write(out["prose"], batch)

@@ -634,6 +634,10 @@ def mistake_cases():
         ("formula", maths, formula, formula.replace("\\mathcal{Y}", "\\frac{\\mathcal{Y}}"),
          [re.compile(rf"{maths}:{line_of(maths, formula)}: term 'function'"),
           "\\frac{\\mathcal{Y}}", "MathML"]),
+        # a name read as prose is read before any job (glossary.render.names_read): told as the prose's is
+        ("name-formula", maths, "{name={gradient},", "{name={$\\frac{\\mathcal{Y}}$ gradient},",
+         [re.compile(rf"{maths}:{line_of(maths, '{name={gradient},') - 1}: term 'gradient'"),
+          "\\frac{\\mathcal{Y}}", "MathML"]),
         ("ref-nowhere", models, ref, ref.replace("gd-steps", "gd-step"),
          [f"{models}:{line_of(models, ref)}: term 'learningrate': \\ref{{fig:gd-step}} names a label that no "
           "entry defines; did you mean fig:gd-steps?"]),
@@ -794,6 +798,19 @@ def test_an_edit_in_a_referring_sentence_renders_only_the_pages_that_quote_it(ed
     assert {"page_b00", "page_b04"} <= set(ran)
     assert rendered(out, "b04") == ["vector"]
     assert rendered(out, "b00") == ["feature"]
+
+
+def test_the_print_edition_starts_without_waiting_for_the_catalog(edited):
+    """The sections, the PDFs and the book read the names (names.json), not the catalog: after a prose
+    edit the section job starts beside the catalog job, not after it, and the book follows it."""
+    *_, events = edited
+    rows = list(map(json.loads, events.read_text().splitlines()))
+    started = {row["rule_name"]: row["t"] for row in rows if row.get("event") == "job_info"}
+    names = {row["jobid"]: row["rule_name"] for row in rows if row.get("event") == "job_info"}
+    finished = {names[row["job_id"]]: row["t"] for row in rows if row.get("event") == "job_finished"}
+    [section] = [name for name in started if name.startswith("section_")]
+    assert started[section] < finished["catalog"], (started, finished)
+    assert started["book"] >= finished[section]
 
 
 def test_a_one_word_edit_runs_snakemake_once(edited):

@@ -141,4 +141,5 @@ def test_what_the_catalog_writes_is_read_after_it_ran():
             if re.search(r"plan\.CATALOG\b|view_path\(", line):
                 assert "=after_catalog(" in line.replace(" ", ""), f"{path.name}: {line.strip()}"
                 readers += 1
-    assert readers >= 4     # the page, section and print batches, catalog_pages (the search index makes its own)
+    # the page batches and catalog_pages (the search index makes its own; the print edition reads names.json)
+    assert readers >= 2

@@ -3,12 +3,13 @@ entries, in the index's order, and for each entry the others that refer to it.  
 terms.json, llms.txt and the book read it; it is built from the prose jobs' results, so that a
 summary taken from an entry's first sentence is known everywhere.
 
-Each page and print batch reads, instead of the catalog, its batch's view (results/views/<batch>.json and
-<batch>.print.json, `views()`): the rows its pages or PDFs show (their own, their "See also", "Referenced
-by" and previous and next entries) and the sentences in which other entries refer to its entries.  A view changes only
-when something its batch shows changes, so a summary or a quoted sentence edited reruns the batches
-that show it, not all of them (the catalog is a checkpoint: Snakemake decides on its readers after it
-ran, by the checksums of what it wrote).
+Each page batch reads, instead of the catalog, its batch's view (results/views/<batch>.json, `views()`):
+the rows its pages show (their own, their "See also", "Referenced by" and previous and next entries) and
+the sentences in which other entries refer to its entries.  A view changes only when something its batch
+shows changes, so a summary or a quoted sentence edited reruns the batches that show it, not all of them
+(the catalog is a checkpoint: Snakemake decides on its readers after it ran, by the checksums of what it
+wrote).  The print edition shows no summary or quote: its sections and PDFs read the names alone
+(names.json, `names_shown()`), and so never wait for the catalog.
 """
 from pathlib import Path
 
@@ -18,12 +19,24 @@ from glossary import jsonio
 from glossary.layout import title_order
 
 
+def names_shown(names, slugs):
+    """{slug: {"slug", "title", "title_html", "title_latex"}} of `slugs`, from names.json (`names`): a
+    name is its source's text unless its reader read it as prose (names["read"], glossary.render.names_read:
+    "title" then its plain text, for sorting, <title> and the feeds; "title_html" as the page shows it;
+    "title_latex" as the print edition sets it, else None)."""
+    shown = {}
+    for slug in slugs:
+        title, read = names["titles"][slug], names.get("read", {}).get(slug)
+        shown[slug] = {"slug": slug, "title": read["text"] if read else title,
+                       "title_html": read["html"] if read else str(escape(title)),
+                       "title_latex": read["latex"] if read else None}
+    return shown
+
+
 def build(metas, names, sections, see_also):
-    """The catalog.  An entry's title is its source's text unless the prose job rendered it
-    (title_text: plain text, for sorting, <title> and the feeds; title_html: as the page shows it)."""
-    rows = [{"slug": m["slug"], "title": m.get("title_text") or names["titles"][m["slug"]],
-             "title_html": m.get("title_html") or str(escape(names["titles"][m["slug"]])),
-             "title_latex": m.get("title_latex"),     # a name read as TeX, for the print edition's links
+    """The catalog: each entry's name (names_shown), summary, section and "See also", in the index's order."""
+    shown = names_shown(names, [m["slug"] for m in metas])
+    rows = [{"slug": m["slug"], "title": shown[m["slug"]]["title"], "title_html": shown[m["slug"]]["title_html"],
              "summary": m["summary"], "summary_html": m["summary_html"],
              "section": names["sections"][m["slug"]], "see_also": see_also.get(m["slug"], [])}
             for m in metas]
@@ -55,18 +68,10 @@ VIEWS = "results/views"
 # What a row of an entry shown only as a previous or next one holds: its link's text, its section and
 # its place in the index.
 NEIGHBOUR = ("slug", "title", "title_html", "section", "sort_as")
-# What a print job reads of an entry its "See also" lists name: its name, as text or as TeX
-# (glossary.typeset.see_also).  Not its summary, which no PDF shows, so that a summary's edit reruns no
-# other batch's sections or PDFs.
-LINKED = ("slug", "title", "title_latex")
 
 
 def view_path(batch):
     return f"{VIEWS}/{batch}.json"
-
-
-def print_view_path(batch):
-    return f"{VIEWS}/{batch}.print.json"
 
 
 def quotes(metas):
@@ -81,30 +86,28 @@ def quotes(metas):
 
 
 def views(catalog, metas, batches):
-    """{batch: its page view}, {batch: its print view}.  A page view holds of the catalog the rows the
-    batch's pages show with a summary (theirs, "See also", an unquoted "Referenced by"; "entries", in the
-    index's order), the rows they show by title alone (a previous or next entry, a quoted referrer;
-    "neighbours", NEIGHBOUR's fields: an edit of their summary reruns nothing), the "Referenced by" lists of
-    its entries and the sentences they quote.  A print view holds LINKED's fields of the batch's entries and
-    of the entries their "See also" lists name."""
+    """{batch: its page view}.  A page view holds of the catalog the rows the batch's pages show with a
+    summary (theirs, "See also", an unquoted "Referenced by"; "entries", in the index's order), the rows
+    they show by title alone (a previous or next entry, a quoted referrer; "neighbours", NEIGHBOUR's
+    fields: an edit of their summary reruns nothing), the "Referenced by" lists of its entries and the
+    sentences they quote."""
     rows = {row["slug"]: row for row in catalog["entries"]}
     sections = {}
     for row in catalog["entries"]:
         sections.setdefault(row["section"], []).append(row["slug"])
     place = {slug: i for same in sections.values() for i, slug in enumerate(same)}
     quoted = quotes(metas)
-    pages, prints = {}, {}
+    pages = {}
     for batch, slugs in batches.items():
-        printed, summarised, titled = set(), set(), set()
+        summarised, titled = set(), set()
         for slug in slugs:
             row = rows[slug]
-            printed.update([slug, *row["see_also"]])
+            summarised.update([slug, *row["see_also"]])
             referrers = set(catalog["referenced_by"][slug])
             summarised.update(referrers - set(quoted.get(slug, {})))
             titled.update(referrers)
             i = place[slug]
             titled.update(sections[row["section"]][max(i - 1, 0):i + 2])
-        summarised |= printed
         titled -= summarised
         pages[batch] = {
             "entries": [row for row in catalog["entries"] if row["slug"] in summarised],
@@ -112,9 +115,7 @@ def views(catalog, metas, batches):
             "sections": catalog["sections"],
             "referenced_by": {slug: catalog["referenced_by"][slug] for slug in sorted(slugs)},
             "referring": {slug: dict(sorted(quoted[slug].items())) for slug in sorted(slugs) if slug in quoted}}
-        prints[batch] = {"entries": [{k: row.get(k) for k in LINKED}
-                                     for row in catalog["entries"] if row["slug"] in printed]}
-    return pages, prints
+    return pages
 
 
 def in_order(view):

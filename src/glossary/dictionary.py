@@ -444,12 +444,14 @@ PROSE_WORDS = ("Figure", "References", "of")
 PICTURE_PREAMBLE = "results/pictures/preamble.tex"
 
 
-def names(loaded):
-    """What an entry may show of the others: each one's title and section, the forms a
+def names(loaded, read=None):
+    """What an entry may show of the others: each one's title (and, where its reader reads it as prose,
+    `read`: {slug: {"html", "latex", "text"}}, glossary.render.names_read) and section, the forms a
     cross-reference shows (by key), and every label's entry, kind and number."""
     entries = loaded["entries"]
     return {
         "titles": {slug: e["title"] for slug, e in entries.items()},
+        "read": read or {},
         "sort": {slug: e["sort"] for slug, e in entries.items() if e.get("sort")},
         "sections": {slug: e["section"] for slug, e in entries.items()},
         "targets": {**loaded.get("fallback", {}),
@@ -461,9 +463,9 @@ def names(loaded):
     }
 
 
-def write_names(loaded, folder="."):
-    """results/names.json (names()), the pictures' preamble and each entry's pictures snapshot
-    (pictures_snapshot()), each rewritten only when it changes."""
+def write_names(loaded, folder=".", read=None):
+    """results/names.json (names(), with the names `read` as prose), the pictures' preamble and each entry's
+    pictures snapshot (pictures_snapshot()), each rewritten only when it changes."""
     from glossary import pictures  # 17 ms after glossary.plan: the no-op build does without it
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))
@@ -475,7 +477,7 @@ def write_names(loaded, folder="."):
                                       compact=True))
     # what the pages show of every edition (glossary.editions; its words included)
     write_if_changed(Path(folder) / editions.VIEW, jsonio.dumps(loaded["edition_view"]))
-    return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded), compact=True))
+    return write_if_changed(Path(folder) / NAMES, jsonio.dumps(names(loaded, read), compact=True))
 
 
 PICTURE_SNAPSHOTS = "results/_pictures"

@@ -3,27 +3,40 @@ that maps glossary.model.Document.reader to the reader's parser (glossary.prose 
 glossary.texprose for LaTeX), so that the writers (glossary.render, glossary.plaintext) hand every
 entry here and never ask which format it came from.
 
-    bodies, names = parse(entries, facts, context)     # {slug: blocks}, {slug: blocks of its name}
+    bodies = parse(entries, facts, context)             # {slug: blocks}
+    names = parse_names(entries, context)               # {slug: blocks of its name}, where it is prose
 """
 from glossary import prose, texprose
 
-# Each reader's module parses a batch of entries (parse_entries), short texts (parse_texts), and tells
-# a formula that does not convert (raise_entry_formula).
+# Each reader's module parses a batch of entries (parse_entries), the names it reads as prose
+# (reads_name, parse_names), short texts (parse_texts), and tells a formula that does not convert
+# (raise_entry_formula).
 READERS = {"markdown": prose, "latex": texprose}
 
 
 def parse(entries, facts, context):
-    """({slug: pandoc blocks}, {slug: blocks of its name}) for a batch of Entry, each by its reader
-    (all LaTeX terms in one pandoc process); the second holds the names that the reader reads as prose (a
-    LaTeX term's name with a formula or an accent)."""
-    bodies, names = {}, {}
+    """{slug: pandoc blocks} of a batch of Entry, each by its reader (all LaTeX terms in one pandoc process)."""
+    bodies = {}
     for name, reader in READERS.items():
         mine = [e for e in entries if e.document.reader == name]
         if mine:
-            read, titles = reader.parse_entries(mine, facts, context)
-            bodies.update(read)
-            names.update(titles)
-    return bodies, names
+            bodies.update(reader.parse_entries(mine, facts, context))
+    return bodies
+
+
+def reads_name(entry):
+    """Whether the entry's reader reads its name as prose (a LaTeX term's name with a formula or an accent)."""
+    return READERS[entry.document.reader].reads_name(entry)
+
+
+def parse_names(entries, context):
+    """{slug: blocks of its name} of the entries whose reader reads their name as prose (reads_name)."""
+    names = {}
+    for name, reader in READERS.items():
+        mine = [e for e in entries if e.document.reader == name]
+        if mine:
+            names.update(reader.parse_names(mine, context["latex_macros"], context["targets"]))
+    return names
 
 
 def parse_texts(items, latex_macros=""):

@@ -19,7 +19,7 @@ import shutil
 from functools import cached_property
 from pathlib import Path
 
-from glossary import assets, batchfiles, catalog, codekey, dictionary, editions, imports, jsonio, layout, reading
+from glossary import assets, batchfiles, catalog, codekey, dictionary, editions, imports, jsonio, layout, model, reading
 from glossary import entries as glossary_entries
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -36,6 +36,8 @@ READ_MEMO = "results/cache/read.pickle"
 CHECKED_FD = "GLOSSARY_CHECKED_FD"
 # Each term's model, kept under what it is made of (glossary.dictionary.kept_models).
 MODELS_MEMO = "results/cache/models.pickle"
+# Each name read as prose, kept under what it is made of (glossary.render.names_read).
+NAMES_MEMO = "results/cache/names-read.json"
 REFERENCES = "results/references.json"
 FORMS = "results/forms.json"
 # Every entry's metadata (glossary.entries.front_matter), for terms.json and llms.txt.
@@ -316,10 +318,19 @@ class Plan:
             dictionary.batch_snapshots(batch, slugs, digests, folder)
         dictionary.write_if_changed(Path(folder) / METAS, jsonio.dumps(
             {slug: glossary_entries.front_matter(e) for slug, e in self.entries.items()}, compact=True))
-        dictionary.write_names(self.dictionary, folder)
+        dictionary.write_names(self.dictionary, folder, self.names_read(folder))
         dictionary.write_if_changed(Path(folder) / CATALOG_PLAN, jsonio.dumps({
             "sections": self.dictionary["sections"], "batches": list(self.batches.items()),
             "see_also": [[slug, e["see_also"]] for slug, e in self.entries.items()]}, compact=True))
+
+    def names_read(self, folder="."):
+        """The entries' names their reader reads as prose, as every page and PDF shows them
+        (glossary.render.names_read), each kept in NAMES_MEMO."""
+        from glossary import render  # pandoc's: the no-op build does without it
+        context = {"latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in self.dictionary["macro_files"]),
+                   "targets": dictionary.names(self.dictionary)["targets"]}
+        return render.names_read([model.Entry.from_json(e) for e in self.entries.values()], context,
+                                 Path(folder) / NAMES_MEMO)
 
     @cached_property
     def site(self):
@@ -461,9 +472,6 @@ class Plan:
 
     def views(self):
         return [catalog.view_path(b) for b in self.batches]
-
-    def print_views(self):
-        return [catalog.print_view_path(b) for b in self.batches]
 
     # --- the book ----------------------------------------------------------------------------------
 

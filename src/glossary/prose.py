@@ -542,13 +542,23 @@ PIECE_LINE = re.compile(r"^GLOSSARYPIECE(\d+)$", re.M)
 
 
 def parse_entries(entries, facts, context):
-    """({slug: blocks}, {}) of a batch of entries (glossary.model.Entry): each one's prose with its
-    facts filled in, its ```tikz blocks the figures of its compiled pictures."""
+    """{slug: blocks} of a batch of entries (glossary.model.Entry): each one's prose with its facts filled
+    in, its ```tikz blocks the figures of its compiled pictures."""
     out = {}
     for e in entries:
         body = fill(e.document.source, facts.get(e.slug, {}), e.path)
         out[e.slug] = tikz_figures(parse(body, context["markdown_macros"])["blocks"], e.pictures)
-    return out, {}
+    return out
+
+
+def reads_name(entry):
+    """A Markdown entry's name is text as it is: this reader reads none as prose."""
+    return False
+
+
+def parse_names(entries, latex_macros, targets):
+    """{} (reads_name)."""
+    return {}
 
 
 def tikz_figures(blocks, pictures):

@@ -13,6 +13,7 @@ Markdown with the run's facts filled in, LaTeX descriptions all of a batch in on
 nothing here knows an entry's source format.  Everything after works on the AST.
 """
 import json
+import os
 import re
 import sys
 import tempfile
@@ -33,19 +34,47 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 # --- the readers' ASTs: the entries' names --------------------------------------------------
 
 def titles(names, by_slug):
-    """{slug: {"title_html", "title_latex", "title_text"}} of the entries whose name their reader
-    parsed (glossary.documents.parse: its second part): the name as the page, the print edition and the
-    feeds show it, without links."""
+    """{slug: {"html", "latex", "text"}} of the entries whose name their reader parsed (`names`:
+    glossary.documents.parse_names): the name as the page, the print edition and the feeds show it,
+    without links."""
     names = {slug: [prose.node("Plain", without_citations(prose.inlines_of(blocks)))]
              for slug, blocks in names.items()}
     if not names:
         return {}
-    bodies = {slug: replace(by_slug[slug], document=replace(by_slug[slug].document, source=by_slug[slug].title))
+    # a formula that does not convert is told at the entry's first line, where its name is
+    bodies = {slug: replace(by_slug[slug], document=replace(by_slug[slug].document, source=by_slug[slug].title,
+                                                            line=by_slug[slug].line))
               for slug in names}
     html, latex = (write_batch(names, fmt, bodies) for fmt in ("html", "latex"))
     text = plaintext.texts(names)
-    return {slug: {"title_html": html[slug].strip(), "title_latex": latex[slug].strip(), "title_text": text[slug]}
-            for slug in names}
+    return {slug: {"html": html[slug].strip(), "latex": latex[slug].strip(), "text": text[slug]} for slug in names}
+
+
+def names_read(entries, context, memo=None):
+    """titles() of the entries (glossary.model.Entry) whose reader reads their name as prose, for
+    names.json (glossary.dictionary.names): read once for the whole build, before any job, so that no
+    page or print job waits for the catalog to learn a name.  `context`: {"latex_macros", "targets"};
+    `memo`: a JSON file that keeps each name's result under the key of its name, its reader, the context
+    and this package's code, so that a build reads again only the names that changed."""
+    from glossary.texdict import code_digest  # the reader's: the prose jobs need it not
+    read = [e for e in entries if documents.reads_name(e)]
+    shared = dictionary.content_key(code_digest().hex(), context["latex_macros"], context["targets"])
+    keys = {e.slug: dictionary.content_key(shared, e.document.reader, e.title) for e in read}
+    kept = {}
+    if memo and Path(memo).is_file():
+        try:
+            kept = json.loads(Path(memo).read_text(encoding="utf-8"))
+        except ValueError:      # a build killed while it wrote (the write below replaces it whole)
+            kept = {}
+    todo = [e for e in read if keys[e.slug] not in kept]
+    fresh = titles(documents.parse_names(todo, context), {e.slug: e for e in todo}) if todo else {}
+    found = {e.slug: kept.get(keys[e.slug]) or fresh[e.slug] for e in read}
+    if memo and set(kept) != set(keys.values()):
+        tmp = Path(memo).with_name(f".{Path(memo).name}.{os.getpid()}")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({keys[s]: v for s, v in sorted(found.items())}, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, memo)
+    return dict(sorted(found.items()))
 
 
 # --- the pass over the AST ------------------------------------------------------------
@@ -415,9 +444,8 @@ def render_batch(entries, facts, context, cache=None, formats=FORMATS, quotes=Tr
 
 def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
     """render_batch's work for the entries not in its cache (glossary.model.Entry)."""
-    asts, names = documents.parse(entries, facts, context)
+    asts = documents.parse(entries, facts, context)
     done, by_slug = {}, {e.slug: e for e in entries}
-    named = titles(names, by_slug)
     results, summaries = {}, {}
     for e in entries:
         walker = EntryPass(e, context["titles"], context["labels"], context.get("words"))
@@ -428,9 +456,7 @@ def render_fresh(entries, facts, context, formats=FORMATS, quotes=True):
         given = e.summary
         first = without_citations(labelrefs.Quote(e.slug, context).walk(first_sentence(done[e.slug])))
         summaries[e.slug] = [prose.node("Plain", first)]
-        results[e.slug] = {"refs": walker.refs, "summary": given,
-                              "unknown": walker.unknown,
-                              **named.get(e.slug, {"title_html": None, "title_latex": None, "title_text": None})}
+        results[e.slug] = {"refs": walker.refs, "summary": given, "unknown": walker.unknown}
     reset = [prose.node("RawBlock", ["latex", eqnumbers.PRINT_RESET])]
     shown = {"html": alttext.with_alt(done, caption_text),
              "latex": {slug: reset + blocks for slug, blocks in done.items()}}

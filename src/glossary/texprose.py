@@ -703,15 +703,22 @@ TITLE = "title:"    # before a slug: the term's name, parsed as a term of its ow
 
 
 def parse_entries(entries, facts, context):
-    """({slug: blocks}, {slug: blocks of its name}) of a batch of terms (glossary.model.Entry) from one
-    pandoc process: the descriptions, and the names that need this reader (TEX_TITLE) as terms of
-    their own, so that a formula or accent in a name reads as in the prose."""
+    """{slug: blocks} of a batch of terms (glossary.model.Entry) from one pandoc process: the descriptions."""
     terms = [term_of(e) for e in entries]
-    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line)
-             for e in entries if TEX_TITLE.search(e.title)]
-    parsed = parse(terms + names, normalise_macros(context["latex_macros"]), context["targets"])
-    return ({t["slug"]: parsed[t["slug"]] for t in terms},
-            {t["slug"][len(TITLE):]: parsed[t["slug"]] for t in names})
+    return parse(terms, normalise_macros(context["latex_macros"]), context["targets"])
+
+
+def reads_name(entry):
+    """Whether a term's name needs this reader (TEX_TITLE): parse_names reads it as prose."""
+    return bool(TEX_TITLE.search(entry.title))
+
+
+def parse_names(entries, latex_macros, targets):
+    """{slug: blocks of its name} of the terms whose name needs this reader (reads_name), from one pandoc
+    process: each name a term of its own, so that a formula or accent in a name reads as in the prose."""
+    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line) for e in entries if reads_name(e)]
+    parsed = parse(names, normalise_macros(latex_macros), targets) if names else {}
+    return {t["slug"][len(TITLE):]: parsed[t["slug"]] for t in names}
 
 
 def parse_texts(texts, latex_macros=""):

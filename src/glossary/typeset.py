@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from glossary import bookparts, citations, dictionary, editions, figures, latex, pages
+from glossary import bookparts, catalog, citations, dictionary, editions, figures, latex, pages
 from glossary.entries import EntryError
 from glossary.readers.latex import kernel
 
@@ -62,13 +62,13 @@ def words(view):
     return {w: translate(w) for w in PRINT_WORDS}
 
 
-def see_also(slugs, catalog):
+def see_also(slugs, names):
     """The entries of a "See also" list as the section links them: [{"slug", "title"}], each title
-    as LaTeX (the prose job's title_latex where the name is TeX, else its text escaped), in the
-    list's order; a slug the catalog lacks (an edition without that term) is left out."""
-    rows = {row["slug"]: row for row in catalog["entries"]}
-    return [{"slug": s, "title": rows[s].get("title_latex") or figures.tex(rows[s]["title"])}
-            for s in slugs if s in rows]
+    as LaTeX (as its reader read it where the name is TeX, else its text escaped: catalog.names_shown
+    of names.json, `names`), in the list's order; a slug the names lack (an edition without that term)
+    is left out."""
+    rows = catalog.names_shown(names, [s for s in slugs if s in names["titles"]])
+    return [{"slug": s, "title": rows[s]["title_latex"] or figures.tex(rows[s]["title"])} for s in rows]
 
 
 def section(slug, meta, prose, checks, template_dir, see=(), words_=None):
@@ -212,29 +212,30 @@ def format_source(template_dir, tex_path, babel="", captions=None):
 METHOD = "one run per batch, split by glossary.pdfpages"
 
 
-def entry_meta(entry, view):
-    """An entry as its section and its PDF set it: with its name as the catalog has it (`view`: its batch's
-    print view, glossary.catalog.views): read as TeX (title_latex) where its reader parsed it, and the
-    summary its source gives (none when it is the prose's first sentence, which the section starts with)."""
-    row = next(r for r in view["entries"] if r["slug"] == entry["slug"])
-    parsed = row.get("title_latex") is not None
-    return dict(entry, title_latex=row.get("title_latex"), title_text=row["title"] if parsed else None,
+def entry_meta(entry, names):
+    """An entry as its section and its PDF set it: with its name as names.json (`names`) has it
+    (catalog.names_shown): read as TeX (title_latex) where its reader parsed it, and the summary its
+    source gives (none when it is the prose's first sentence, which the section starts with)."""
+    row = catalog.names_shown(names, [entry["slug"]])[entry["slug"]]
+    parsed = row["title_latex"] is not None
+    return dict(entry, title_latex=row["title_latex"], title_text=row["title"] if parsed else None,
                 summary_given=entry.get("summary"))
 
 
-def print_sections(entries, proses, catalog, checks, template_dir, words_=None):
+def print_sections(entries, proses, names, checks, template_dir, words_=None):
     """Rule section_<batch>: {slug: its print section} of each entry, which its PDF and the book set (so
-    the book need not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `catalog`: the batch's
-    print view, which gives the entries' names and those of the entries each "See also" list links to."""
-    return {entry["slug"]: section(entry["slug"], entry_meta(entry, catalog), prose_tex,
+    the book need not wait for the PDFs).  `proses`: each entry's prose as LaTeX; `names`: names.json,
+    which gives the entries' names and those of the entries each "See also" list links to (so the
+    sections, the PDFs and the book never wait for the catalog)."""
+    return {entry["slug"]: section(entry["slug"], entry_meta(entry, names), prose_tex,
                                    check_lines(checks.get(entry["slug"], [])), template_dir,
-                                   see_also(entry.get("see_also", []), catalog), words_)
+                                   see_also(entry.get("see_also", []), names), words_)
             for entry, prose_tex in zip(entries, proses)}
 
 
-def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None):
+def print_batch(entries, sections, names, out_pdfs, params, template_dir, package_dirs, cache, log, fmt=None):
     """Rule print_<batch>: each entry's PDF, from its section (`sections`: {slug: section}, print_sections)
-    under its name (`catalog`: the batch's print view).
+    under its name (`names`: names.json).
     A PDF is kept in `cache` under the key of everything it is made of (its own document, entry.tex, the
     figures it includes, the packages), so that a batch that reruns compiles only the entries whose PDF
     would change: all of them in one pdflatex run (compile_entries).  Raises EntryError naming each entry
@@ -249,7 +250,7 @@ def print_batch(entries, sections, catalog, out_pdfs, params, template_dir, pack
         text = sections[slug]
         tex_path = Path(ENTRY_TEX.format(slug=slug))
         tex_path.parent.mkdir(parents=True, exist_ok=True)
-        fields = entry_fields(text, entry_meta(entry, catalog), params["site"], params["site_url"])
+        fields = entry_fields(text, entry_meta(entry, names), params["site"], params["site_url"])
         document = print_document([fields], params["site"], params["site_url"], template_dir,
                                   params.get("babel", ""), params.get("words"), captions=params.get("captions"))
         tex_path.write_text(document, encoding="utf-8")

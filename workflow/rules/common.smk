@@ -34,8 +34,12 @@ except glossary_entries.EntryError as err:
 ENTRIES = PLAN.entries
 BATCHES = PLAN.batches
 # The batch jobs' inputs: each entry's model and the names every entry may refer to, rewritten
-# only when they change, so an edit reruns exactly the batches it touches.
-PLAN.write_snapshots()
+# only when they change, so an edit reruns exactly the batches it touches.  A name read as prose whose
+# formula does not convert stops the build here, as a mistake in an entry does.
+try:
+    PLAN.write_snapshots()
+except glossary_entries.EntryError as err:
+    raise WorkflowError(str(err)) from None
 # What this edition's pages show of every edition (glossary.editions): one edition without EDITIONS=.
 EDITION = PLAN.edition_view
 # babel's language of the PDFs (hyphenation, quotes, "Contents"); none for English, LaTeX's default.

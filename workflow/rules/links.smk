@@ -14,7 +14,8 @@ rule links:
         site=[f for f in PLAN.made_files() if f not in BESIDE],
         # the site's files by their names there (glossary.publish.write_listing)
         listing=publish.listing_path(plan.STAGED),
-        entries=[e["path"] for e in ENTRIES.values()],
+        # the sources, where a dead link is looked for (each file once: a file holds hundreds of terms)
+        entries=sorted({e["path"] for e in ENTRIES.values()}),
         templates=[
             repo("templates/base.html.j2"),
             repo("templates/entry.html.j2"),

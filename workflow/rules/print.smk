@@ -3,6 +3,8 @@
 # entry's own PDF (print_<batch>) and in the book, site/dictionary.pdf, which so need not
 # wait for each other.  Both include the figure PDFs the figure rules built; no figure is
 # compiled again.  A prose edit reruns that entry's section, its PDF and the book; nothing else.
+# None of them reads the catalog (the names are names.json's), so the book starts once its
+# section is set, beside the catalog, the search index and the pages.
 
 
 rule print_format:
@@ -35,7 +37,9 @@ for batch, slugs in BATCHES.items():
         input:
             prose=batchfiles.prose_path(batch),
             entries=batchfiles.entries_path(batch),
-            catalog=after_catalog(glossary_catalog.print_view_path(batch)),
+            # the entries' names and those their "See also" lists name: not the catalog, which the
+            # sections, the PDFs and the book so never wait for
+            names=dictionary.NAMES,
             checks=PLAN.batch_checks(slugs),
             template=repo("templates/print/section.tex.j2"),
             lib=lib("print_sections"),
@@ -58,7 +62,7 @@ for batch, slugs in BATCHES.items():
         input:
             sections=batchfiles.sections_path(batch),
             entries=batchfiles.entries_path(batch),
-            catalog=after_catalog(glossary_catalog.print_view_path(batch)),
+            names=dictionary.NAMES,
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
             pictures=PLAN.picture_files(slugs, exts=("pdf",)),
             notation=repo("templates/notation.sty"),
@@ -72,6 +76,8 @@ for batch, slugs in BATCHES.items():
             pdf=directory(batchfiles.site_folder("pdf", batch)),
         log:
             f"logs/print/{batch}.log",
+        # the link check, last after an edit, waits for the PDFs (and the pages), not for the search
+        priority: PRIORITY["page_path"]
         params:
             site=SITE,
             site_url=BASE_URL,

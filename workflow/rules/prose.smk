@@ -46,12 +46,11 @@ checkpoint catalog:
         lib=lib("catalog"),
     output:
         catalog=plan.CATALOG,
-        # what each batch's pages and PDFs show of it: its page and print jobs' alone (see glossary.catalog)
+        # what each batch's pages show of it: its page job's alone (see glossary.catalog)
         views=PLAN.views(),
-        print_views=PLAN.print_views(),
     log:
         "logs/catalog/catalog.log",
-    # every page, section, PDF and the book wait for it: it takes the first free core after the prose
+    # every page waits for it: it takes the first free core after the prose
     priority: PRIORITY["ahead"]
     localrule: True
     message:
