@@ -446,12 +446,12 @@ PICTURE_PREAMBLE = "results/pictures/preamble.tex"
 
 def names(loaded, read=None):
     """What an entry may show of the others: each one's title (and, where its reader reads it as prose,
-    `read`: {slug: {"html", "latex", "text"}}, glossary.render.names_read) and section, the forms a
-    cross-reference shows (by key), and every label's entry, kind and number."""
+    its name as HTML, LaTeX and text: `read`, a function of the targets below giving {slug: {"html",
+    "latex", "text"}}, glossary.plan.Plan.names_read) and section, the forms a cross-reference shows (by
+    key), and every label's entry, kind and number."""
     entries = loaded["entries"]
-    return {
+    found = {
         "titles": {slug: e["title"] for slug, e in entries.items()},
-        "read": read or {},
         "sort": {slug: e["sort"] for slug, e in entries.items() if e.get("sort")},
         "sections": {slug: e["section"] for slug, e in entries.items()},
         "targets": {**loaded.get("fallback", {}),
@@ -461,11 +461,13 @@ def names(loaded, read=None):
         # the words the prose itself writes ("Figure 2.", the references' heading), in its edition's language
         "words": {w: loaded["edition_view"]["messages"].get(w, w) for w in PROSE_WORDS},
     }
+    found["read"] = read(found["targets"]) if read else {}
+    return found
 
 
 def write_names(loaded, folder=".", read=None):
-    """results/names.json (names(), with the names `read` as prose), the pictures' preamble and each entry's
-    pictures snapshot (pictures_snapshot()), each rewritten only when it changes."""
+    """results/names.json (names(loaded, read)), the pictures' preamble and each entry's pictures snapshot
+    (pictures_snapshot()), each rewritten only when it changes."""
     from glossary import pictures  # 17 ms after glossary.plan: the no-op build does without it
     macros = "".join(Path(m).read_text(encoding="utf-8") for m in loaded["macro_files"])
     write_if_changed(Path(folder) / PICTURE_PREAMBLE, pictures.picture_preamble(loaded["preamble"], macros))

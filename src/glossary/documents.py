@@ -24,9 +24,10 @@ def parse(entries, facts, context):
     return bodies
 
 
-def reads_name(entry):
-    """Whether the entry's reader reads its name as prose (a LaTeX term's name with a formula or an accent)."""
-    return READERS[entry.document.reader].reads_name(entry)
+def reads_name(reader, title):
+    """Whether the reader (Document.reader) reads a name as prose (a LaTeX term's name with a formula or an
+    accent)."""
+    return READERS[reader].reads_name(title)
 
 
 def parse_names(entries, context):

@@ -551,7 +551,7 @@ def parse_entries(entries, facts, context):
     return out
 
 
-def reads_name(entry):
+def reads_name(title):
     """A Markdown entry's name is text as it is: this reader reads none as prose."""
     return False
 

@@ -12,6 +12,7 @@ Each entry (a glossary.model.Entry) is parsed by the reader of its document (glo
 Markdown with the run's facts filled in, LaTeX descriptions all of a batch in one pandoc process);
 nothing here knows an entry's source format.  Everything after works on the AST.
 """
+import hashlib
 import json
 import os
 import re
@@ -20,7 +21,19 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path, PurePath
 
-from glossary import alttext, citations, dictionary, documents, eqnumbers, labelrefs, mathml, model, plaintext, prose
+from glossary import (
+    alttext,
+    citations,
+    dictionary,
+    documents,
+    eqnumbers,
+    jsonio,
+    labelrefs,
+    mathml,
+    model,
+    plaintext,
+    prose,
+)
 from glossary.entries import EntryError
 from glossary.sentences import caption_text, first_sentence, referring_sentences, without_citations
 
@@ -57,8 +70,9 @@ def names_read(entries, context, memo=None):
     `memo`: a JSON file that keeps each name's result under the key of its name, its reader, the context
     and this package's code, so that a build reads again only the names that changed."""
     from glossary.texdict import code_digest  # the reader's: the prose jobs need it not
-    read = [e for e in entries if documents.reads_name(e)]
-    shared = dictionary.content_key(code_digest().hex(), context["latex_macros"], context["targets"])
+    read = [e for e in entries if documents.reads_name(e.document.reader, e.title)]
+    shared = hashlib.sha256(code_digest() + context["latex_macros"].encode("utf-8")
+                            + jsonio.dumps(context["targets"], compact=True).encode("utf-8")).hexdigest()
     keys = {e.slug: dictionary.content_key(shared, e.document.reader, e.title) for e in read}
     kept = {}
     if memo and Path(memo).is_file():

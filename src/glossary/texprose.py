@@ -708,15 +708,16 @@ def parse_entries(entries, facts, context):
     return parse(terms, normalise_macros(context["latex_macros"]), context["targets"])
 
 
-def reads_name(entry):
+def reads_name(title):
     """Whether a term's name needs this reader (TEX_TITLE): parse_names reads it as prose."""
-    return bool(TEX_TITLE.search(entry.title))
+    return bool(TEX_TITLE.search(title))
 
 
 def parse_names(entries, latex_macros, targets):
     """{slug: blocks of its name} of the terms whose name needs this reader (reads_name), from one pandoc
     process: each name a term of its own, so that a formula or accent in a name reads as in the prose."""
-    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line) for e in entries if reads_name(e)]
+    names = [dict(term_of(e), slug=TITLE + e.slug, body=e.title, body_line=e.line)
+             for e in entries if reads_name(e.title)]
     parsed = parse(names, normalise_macros(latex_macros), targets) if names else {}
     return {t["slug"][len(TITLE):]: parsed[t["slug"]] for t in names}
 
