@@ -1,6 +1,7 @@
 """Rule pictures_<batch>: the pictures inside a batch's prose (glossary.pictures: each TikZ picture
 compiled once, kept under its content's key) and the graphics files its prose includes, published
-beside each entry's page as terms/<slug>/pictures/<n>.{pdf,svg} and terms/<slug>/graphics/<n><ext>.
+beside each entry's page as terms/<slug>/pictures/<n>.{pdf,svg} and terms/<slug>/graphics/<n><ext>: written
+under <slug>/ in the batch's folder (its output, made whole at each run), which the staged site links.
 
 Its inputs are the entries' pictures snapshots (glossary.dictionary.pictures_snapshot): what the
 outputs are made of.  Where each picture sits in the dictionary (file and line) is read from the
@@ -29,7 +30,7 @@ for shot in shots:
                                          labels=pic.get("labels"))})
 done = pictures.compile_all(todo, preamble, params["root"], params["cache"], jobs=snakemake.threads, terms=forms,
                             folder=params["folder"], sources=params["sources"])
-terms = Path(params["site_terms"])
+terms = Path(snakemake.output["folder"])
 for pic in todo:
     for ext in ("pdf", "svg"):
         target = terms / pic["slug"] / "pictures" / f"{pic['n']}.{ext}"

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, made_once, tree_bytes
 
+from glossary import stamp
+
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 # TinyDict_Forms.tex's terms (defined in glossaries-extra's other ways) are read from their \newglossaryentry
 # twins, which tests/test_texdict.py shows read and build alike.
@@ -671,6 +673,32 @@ def test_a_mistake_is_told_and_site_is_left_as_it_was(work, tmp_path, name, file
     assert len(told.strip().splitlines()) <= (10 if not several else int(several[1]) + 3), told
     assert "site/ was left as it was." in told
     assert tree_bytes(out / "site") == tree_bytes(good / "site")
+
+
+def test_a_picture_gone_from_its_batch_folder_is_made_again(work, tmp_path):
+    """An entry's pictures and graphics in the staged site are links into its batch's pictures folder
+    (glossary.plan.Plan.link_entry_files), one directory output in Snakemake's DAG: a picture deleted
+    there is made again with its folder (glossary.plan.mend_batch_folders), a pictures folder no link
+    points into (an earlier plan's batch) goes, and the site publishes files, not links."""
+    _, source, good = work
+    out = tmp_path / "out"
+    subprocess.run(["cp", "-a", str(good), str(out)], check=True)
+    staged = out / "results/site/terms/gd/pictures/1.pdf"
+    made = staged.resolve()
+    assert staged.is_symlink() and made.is_relative_to(out / "results/batches/pictures")
+    assert (out / "results/site/terms/datapoint/graphics/1.png").resolve().is_relative_to(out / "results/batches")
+    # a build that finds every picture where its link points makes none again
+    (out / stamp.STAMP).unlink()      # else the sources and site/ as the last build left them: a no-op
+    built_ok(build(source, out, events=tmp_path / "events.jsonl"))
+    assert "pictures" not in rules_run(tmp_path / "events.jsonl")
+    made.unlink()
+    earlier = out / "results/batches/pictures/b99"
+    earlier.mkdir()
+    (out / stamp.STAMP).unlink()
+    built_ok(build(source, out))
+    assert made.is_file() and not earlier.exists()
+    published = out / "site/terms/gd/pictures/1.pdf"
+    assert not published.is_symlink() and published.read_bytes() == made.read_bytes()
 
 
 # ---------------------------------------------------------------- 3. a prose edit

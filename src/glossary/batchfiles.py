@@ -20,6 +20,10 @@ SECTIONS = "results/print/sections/{batch}.json"
 # page, Markdown and PDF, named <slug><suffix> as in the site.  Snakemake's DAG of a 5,000-term site holds
 # 162 such folders rather than 15,363 files; the staged site links each file (glossary.plan.ENTRY_FILES).
 SITE_FILES = {"page": ".html", "markdown": ".md", "pdf": ".pdf"}
+# The batch's pictures and included graphics, as its pictures job writes them: its folder holds the
+# site's terms/<slug>/pictures/<n>.{pdf,svg} and terms/<slug>/graphics/<n><ext> below <slug>/ (the DAG
+# then holds 51 folders at 5,000 terms, not 2,826 files each named by four jobs).
+PICTURES = "pictures"
 BATCH_FOLDERS = "results/batches"
 SITE_FOLDER = f"{BATCH_FOLDERS}/{{kind}}/{{batch}}"
 

@@ -64,6 +64,9 @@ LIBS = "results/_lib"
 # The files of one entry in the staged site, by kind: links (Plan.link_entry_files) to the file its
 # batch's job writes into its folder (glossary.batchfiles.site_folder).
 ENTRY_FILES = {kind: f"{STAGED}/terms/{{slug}}{suffix}" for kind, suffix in batchfiles.SITE_FILES.items()}
+# An entry's pictures and graphics in the staged site: links too, to the files of its batch's pictures
+# folder (batchfiles.PICTURES), where they lie under the same names below the entry's slug.
+PICTURE_KINDS = ("pictures", "graphics")
 
 
 def wait_for_check():
@@ -81,26 +84,57 @@ def mend_batch_folders(folder="."):
     """Before a build, holding its lock (glossary.build): remove each batch folder that a link of the staged
     site points into and that lacks the file it points at (deleted by hand), so that Snakemake, which looks
     for a directory output and not for what is in it, makes it again; and each batch folder no link points
-    into (a batch of an earlier plan).  Returns the folders removed."""
+    into (a batch of an earlier plan).  The links are each entry's page, Markdown and PDF in terms/, and its
+    pictures and graphics in terms/<slug>/pictures/ and graphics/.  Returns the folders removed."""
     folder = Path(folder)
     terms = folder / posixpath.dirname(ENTRY_FILES["page"])
+    kinds = folder / batchfiles.BATCH_FOLDERS
     linked, broken, holds = set(), set(), {}
+
+    def follow(link, below):
+        """The batch folder `link` points into (`below` levels under it), noted; broken where its file is not there."""
+        parent, name = os.path.split(os.path.normpath(os.path.join(os.path.dirname(link), os.readlink(link))))
+        made = parent
+        for _ in range(below):
+            made = os.path.dirname(made)
+        linked.add(made)
+        if parent not in holds:       # each folder listed once, not each link followed
+            holds[parent] = set(os.listdir(parent)) if os.path.isdir(parent) else None
+        if holds[parent] is not None and name not in holds[parent]:
+            broken.add(made)
+
     if terms.is_dir():
         with os.scandir(terms) as found:
             for entry in found:
                 if entry.is_symlink():
-                    made, name = os.path.split(os.path.normpath(os.path.join(terms, os.readlink(entry.path))))
-                    linked.add(made)
-                    if made not in holds:       # each folder listed once, not each link followed
-                        holds[made] = set(os.listdir(made)) if os.path.isdir(made) else None
-                    if holds[made] is not None and name not in holds[made]:
-                        broken.add(made)
-    kinds = folder / batchfiles.BATCH_FOLDERS
+                    follow(entry.path, 0)
+                elif entry.is_dir():
+                    for kind in PICTURE_KINDS:
+                        if os.path.isdir(os.path.join(entry.path, kind)):
+                            with os.scandir(os.path.join(entry.path, kind)) as shown:
+                                for picture in shown:
+                                    if picture.is_symlink():
+                                        follow(picture.path, 2)     # <batch>/<slug>/pictures/<n>.svg
     stale = {str(kinds / kind / batch) for kind in (os.listdir(kinds) if kinds.is_dir() else ())
              for batch in os.listdir(kinds / kind)} - (linked - broken)
     for made in sorted(stale):
         shutil.rmtree(made, ignore_errors=True)
     return sorted(stale)
+
+
+def _link(link, target):
+    """`link` a symbolic link to `target`, unless it is that link already; replaced whole, never half made."""
+    try:
+        if os.readlink(link) == target:
+            return
+    except FileNotFoundError:
+        link.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:         # a file, from a build before the batches' folders
+        pass
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.link")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target, tmp)
+    os.replace(tmp, link)
 
 
 class Source:
@@ -471,6 +505,13 @@ class Plan:
                       for g in e.get("graphics", [])]
         return files
 
+    def batch_pictures(self, batch):
+        """The batch's pictures folder (batchfiles.PICTURES), where its entries have pictures or graphics."""
+        return [batchfiles.site_folder(batchfiles.PICTURES, batch)] if self.picture_files(self.batches[batch]) else []
+
+    def pictures_folders(self):
+        return [f for batch in self.batches for f in self.batch_pictures(batch)]
+
     def graphics_sources(self, slugs):
         root = Path(self.dictionary["root"])
         return [str(root / g["path"]) for s in slugs for g in self.entries[s].get("graphics", [])]
@@ -609,32 +650,29 @@ class Plan:
         book; rule all asks for the book and for those missing): site_files, each batch's folders in place
         of its entries' pages, Markdown and PDFs."""
         linked = {pattern.format(slug=slug) for slug in self.entries for pattern in ENTRY_FILES.values()}
+        linked.update(self.picture_files(list(self.entries)))
         return ([f for f in self.site_files() if f not in linked]
-                + [batchfiles.site_folder(kind, batch) for batch in self.batches for kind in ENTRY_FILES])
+                + [batchfiles.site_folder(kind, batch) for batch in self.batches for kind in ENTRY_FILES]
+                + self.pictures_folders())
 
     def link_entry_files(self, folder="."):
-        """Each entry's ENTRY_FILES in the staged site as a relative symbolic link to the file its batch's
-        job writes, made only where it is not that link already (every Snakemake process of a build reads
-        the plan: the Slurm jobs' may do it at once)."""
+        """Each entry's ENTRY_FILES, pictures and graphics in the staged site as a relative symbolic link to
+        the file its batch's job writes, made only where it is not that link already (every Snakemake
+        process of a build reads the plan: the Slurm jobs' may do it at once)."""
         folder = Path(folder)
+        terms = posixpath.dirname(ENTRY_FILES["page"])
         for batch, slugs in self.batches.items():
             for kind, pattern in ENTRY_FILES.items():
                 # the batch's folder as seen from the links' folder
                 seen = os.path.relpath(batchfiles.site_folder(kind, batch), posixpath.dirname(pattern))
                 for slug in slugs:
                     link = folder / pattern.format(slug=slug)
-                    target = f"{seen}/{link.name}"
-                    try:
-                        if os.readlink(link) == target:
-                            continue
-                    except FileNotFoundError:
-                        link.parent.mkdir(parents=True, exist_ok=True)
-                    except OSError:         # a file, from a build before the batches' folders
-                        pass
-                    tmp = link.with_name(f".{link.name}.{os.getpid()}.link")
-                    tmp.unlink(missing_ok=True)
-                    os.symlink(target, tmp)
-                    os.replace(tmp, link)
+                    _link(link, f"{seen}/{link.name}")
+            pictures = batchfiles.site_folder(batchfiles.PICTURES, batch)
+            for staged in self.picture_files(slugs):
+                # terms/<slug>/pictures/<n>.svg: <slug>/pictures/<n>.svg in the batch's folder
+                made = posixpath.join(pictures, posixpath.relpath(staged, terms))
+                _link(folder / staged, os.path.relpath(made, posixpath.dirname(staged)))
 
     def site_pages(self):
         """The pages sitemap.xml lists, relative to the site's root."""

@@ -94,7 +94,8 @@ for batch, slugs in BATCHES.items():
                 graphics=PLAN.graphics_sources(slugs),
                 lib=lib("pictures"),
             output:
-                files=PLAN.picture_files(slugs),
+                # the batch's pictures and graphics, which the staged site links (batchfiles.PICTURES)
+                folder=directory(batchfiles.site_folder(batchfiles.PICTURES, batch)),
             log:
                 f"logs/pictures/{batch}.log",
             # The cores shared out over the batches: a job that held them all left every print job
@@ -107,7 +108,6 @@ for batch, slugs in BATCHES.items():
                 # where a failing line of the pictures' preamble comes from
                 sources={"main": str(PLAN.source.main) if PLAN.source else None, "macros": DICTIONARY["macro_files"]},
                 cache="results/cache/pictures",
-                site_terms="results/site/terms",
             message:
                 f"{batch}: pictures of {len(slugs)} entries"
             run:

@@ -13,7 +13,7 @@ for batch, slugs in BATCHES.items():
             entries=batchfiles.entries_path(batch),
             view=after_catalog(glossary_catalog.view_path(batch)),
             demo=PLAN.batch_page_inputs(slugs),
-            pictures=PLAN.picture_files(slugs, exts=("svg",)),
+            pictures=PLAN.batch_pictures(batch),
             template=repo("templates/entry.html.j2"),
             base=repo("templates/base.html.j2"),
             edition=editions.VIEW,

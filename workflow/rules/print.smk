@@ -64,7 +64,7 @@ for batch, slugs in BATCHES.items():
             entries=batchfiles.entries_path(batch),
             names=dictionary.NAMES,
             figures=[pdf for s in slugs for pdf in PLAN.figure_pdfs(s)],
-            pictures=PLAN.picture_files(slugs, exts=("pdf",)),
+            pictures=PLAN.batch_pictures(batch),
             notation=repo("templates/notation.sty"),
             macros=DICTIONARY["macro_files"],
             document=repo("templates/print/entry.tex.j2"),
@@ -119,7 +119,7 @@ rule book:
         macros=DICTIONARY["macro_files"] if SYMBOLS else [],
         notation=repo("templates/notation.sty"),
         figures=PLAN.book_figures(),
-        pictures=PLAN.picture_files(list(ENTRIES), exts=("pdf",)),
+        pictures=PLAN.pictures_folders(),
         # the entry PDFs' preamble is the book's: each pass starts from their format and its source
         fmt="results/print/entry.fmt",
         fmt_tex="results/print/entry-format.tex",
