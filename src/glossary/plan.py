@@ -668,11 +668,11 @@ class Plan:
                 for slug in slugs:
                     link = folder / pattern.format(slug=slug)
                     _link(link, f"{seen}/{link.name}")
-            pictures = batchfiles.site_folder(batchfiles.PICTURES, batch)
+            # terms/<slug>/pictures/<n>.svg: <slug>/pictures/<n>.svg in the batch's folder, seen from
+            # terms/<slug>/pictures/
+            seen = os.path.relpath(batchfiles.site_folder(batchfiles.PICTURES, batch), f"{terms}/slug/kind")
             for staged in self.picture_files(slugs):
-                # terms/<slug>/pictures/<n>.svg: <slug>/pictures/<n>.svg in the batch's folder
-                made = posixpath.join(pictures, posixpath.relpath(staged, terms))
-                _link(folder / staged, os.path.relpath(made, posixpath.dirname(staged)))
+                _link(folder / staged, f"{seen}/{staged[len(terms) + 1:]}")
 
     def site_pages(self):
         """The pages sitemap.xml lists, relative to the site's root."""
