@@ -9,7 +9,7 @@ entry here and never ask which format it came from.
 from glossary import prose, texprose
 
 # Each reader's module parses a batch of entries (parse_entries), the names it reads as prose
-# (reads_name, parse_names), short texts (parse_texts), and tells a formula that does not convert
+# (name_reader, parse_names), short texts (parse_texts), and tells a formula that does not convert
 # (raise_entry_formula).
 READERS = {"markdown": prose, "latex": texprose}
 
@@ -24,14 +24,16 @@ def parse(entries, facts, context):
     return bodies
 
 
-def reads_name(reader, title):
-    """Whether the reader (Document.reader) reads a name as prose (a LaTeX term's name with a formula or an
-    accent)."""
-    return READERS[reader].reads_name(title)
+def name_reader(entry):
+    """The reader that reads the entry's name as prose (a LaTeX term's name with a formula or an accent),
+    by its name, or None; `entry`: a glossary.model.Entry or the plan's dict of one."""
+    reader, title = ((entry["document"]["reader"], entry["title"]) if isinstance(entry, dict)
+                     else (entry.document.reader, entry.title))
+    return reader if READERS[reader].reads_name(title) else None
 
 
 def parse_names(entries, context):
-    """{slug: blocks of its name} of the entries whose reader reads their name as prose (reads_name)."""
+    """{slug: blocks of its name} of the entries whose reader reads their name as prose (name_reader)."""
     names = {}
     for name, reader in READERS.items():
         mine = [e for e in entries if e.document.reader == name]

@@ -378,7 +378,7 @@ class Plan:
                    "targets": targets}
         # the models of those names alone: making all 5,000 took half a second of each build's start
         read = [model.Entry.from_json(e) for e in self.entries.values()
-                if documents.reads_name(e["document"]["reader"], e["title"])]
+                if documents.name_reader(e)]
         return render.names_read(read, context, Path(folder) / NAMES_MEMO)
 
     @cached_property

@@ -70,19 +70,19 @@ def names_read(entries, context, memo=None):
     `memo`: a JSON file that keeps each name's result under the key of its name, its reader, the context
     and this package's code, so that a build reads again only the names that changed."""
     from glossary.texdict import code_digest  # the reader's: the prose jobs need it not
-    read = [e for e in entries if documents.reads_name(e.document.reader, e.title)]
+    read = [(e, reader) for e in entries if (reader := documents.name_reader(e))]
     shared = hashlib.sha256(code_digest() + context["latex_macros"].encode("utf-8")
                             + jsonio.dumps(context["targets"], compact=True).encode("utf-8")).hexdigest()
-    keys = {e.slug: dictionary.content_key(shared, e.document.reader, e.title) for e in read}
+    keys = {e.slug: dictionary.content_key(shared, reader, e.title) for e, reader in read}
     kept = {}
     if memo and Path(memo).is_file():
         try:
             kept = json.loads(Path(memo).read_text(encoding="utf-8"))
         except ValueError:      # a build killed while it wrote (the write below replaces it whole)
             kept = {}
-    todo = [e for e in read if keys[e.slug] not in kept]
+    todo = [e for e, _ in read if keys[e.slug] not in kept]
     fresh = titles(documents.parse_names(todo, context), {e.slug: e for e in todo}) if todo else {}
-    found = {e.slug: kept.get(keys[e.slug]) or fresh[e.slug] for e in read}
+    found = {e.slug: kept.get(keys[e.slug]) or fresh[e.slug] for e, _ in read}
     if memo and set(kept) != set(keys.values()):
         tmp = Path(memo).with_name(f".{Path(memo).name}.{os.getpid()}")
         tmp.parent.mkdir(parents=True, exist_ok=True)
