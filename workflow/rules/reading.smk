@@ -9,6 +9,10 @@
 SEARCH_FILES = [f"results/site/{p}" for p in reading.search_paths()]
 
 
+# It reruns after any prose edit, as the catalog: its inputs, every batch's prose, are not hashed (common.smk).
+UNHASHED.add("search_index")
+
+
 rule search_index:
     input:
         # the prose, and what the catalog is made of besides: it makes the catalog for itself, and so
