@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO, copy_repo, tree_bytes
 from test_plain_demo import LR_YAML
 
-from glossary import publish
+from glossary import publish, stamp
 
 FIXTURE = REPO / "tests" / "fixtures" / "texdict"
 
@@ -238,6 +238,25 @@ def test_publish_compares_only_the_files_changed_since_it_last_looked(tmp_path, 
     os.utime(staged / "terms/a.html", ns=(seen, seen))
     assert publish.publish(staged, site) is True and (site / "terms/a.html").read_text() == "terms/a.html, EDITED"
     assert tree_bytes(site) == tree_bytes(staged)
+
+
+def test_the_stamp_records_the_published_files_as_a_walk_of_site_finds_them(tmp_path):
+    """The publish hands the stamp each published file's size, time and inode (glossary.publish's
+    `stats`), so that the stamp need not walk site/ again: through publishes that copy, link and keep
+    files, they are what a walk of site/ finds, and so the stamp's record and its digest."""
+    staged, site = tmp_path / "results/site", tmp_path / "site"
+    for name in ("index.html", "terms/a.html", "terms/b.html", "terms/a/pictures/1.svg"):
+        (staged / name).parent.mkdir(parents=True, exist_ok=True)
+        (staged / name).write_text(name)
+    for edit in (None, "terms/a.html", "terms/a/pictures/1.svg", "index.html"):
+        if edit:
+            (staged / edit).write_text(f"{edit}, edited")
+        given = {}
+        assert publish.publish(staged, site, stats=given) is True
+        walked = stamp.hashes(tmp_path, [stamp.SITE])
+        handed = stamp.hashes(tmp_path, [stamp.SITE], given={f"site/{rel}": st for rel, st in given.items()})
+        assert handed == walked and handed.stats == walked.stats and len(given) == 4
+        assert stamp.digest(handed) == stamp.digest(walked)
 
 
 def test_publish_links_the_files_it_keeps_and_copies_the_changed(tmp_path):

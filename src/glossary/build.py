@@ -562,13 +562,15 @@ def main(argv=None):
             if DRY_RUN & set(args.snakemake_args):
                 print(f"a dry run: nothing was built, {site_shown}/ was left as it was")
                 return 0
+            published = {}      # the new site's files' stats, which the stamp records without a walk
             try:
-                changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]})
+                changed = publish.publish(STAGED, SITE, {r["prefix"]: Path(r["folder"]) / STAGED for r in runs[1:]},
+                                          stats=published)
             except publish.Unbuilt as err:     # a dry run, --until: the plan's site is not all there
                 print(f"error: {err}\n{site_shown}/ was left as it was.", file=sys.stderr)
                 return 1
             if not args.snakemake_args:
-                stamp.record(".", hashed)
+                stamp.record(".", hashed, published)
             for run in runs:
                 with working_folder(run["folder"]):
                     tell_unknown()

@@ -258,11 +258,14 @@ def _write_record(staged, sources, site, seen=None):
     tmp.replace(path)
 
 
-def publish(staged, site, editions=None):
+def publish(staged, site, editions=None, stats=None):
     """Publish `staged` to `site`; `editions` ({"de/": staged folder}) puts each language edition's
     staged site under its prefix (glossary.editions).  The new site is made in the site before the last
     publish (SPARE) and swapped in whole; a file the old site already holds byte for byte is linked from
-    it rather than copied (site/ is never written in place, so the link stays the published file)."""
+    it rather than copied (site/ is never written in place, so the link stays the published file).
+    `stats`, a dict, gets {relative name: [size, modification time (ns), inode]} of each file of the
+    site it published (what glossary.stamp records of it, without a walk of its own); none when the
+    site was left as it was."""
     staged, site = Path(staged), Path(site)
     trees = [(staged, "")] + sorted((Path(tree), prefix) for prefix, tree in (editions or {}).items())
     # {relative name in site/: (its staged file, its stat)}, as strings: a publish looks at every file of the site
@@ -307,12 +310,14 @@ def publish(staged, site, editions=None):
             os.unlink(target)
         os.makedirs(target, exist_ok=True)
         os.chmod(target, 0o755)
+    made = {}       # {relative name: [size, modification time (ns), inode]} of the new site's files
     for rel, src in sources.items():
         target = os.path.join(fresh, rel)
         if rel in kept:
             published_file = os.path.join(site, rel)
-            inode = seen[rel][1][2] if rel in seen else os.stat(published_file).st_ino
-            if files.get(rel) == inode:
+            twin = seen[rel][1][:3] if rel in seen else _stats(published_file)[0][:3]
+            made[rel] = twin
+            if files.get(rel) == twin[2]:
                 continue        # the published file already
             if rel in files or os.path.isdir(target):
                 _remove(target)
@@ -326,6 +331,9 @@ def publish(staged, site, editions=None):
             _remove(target)     # never written in place: it may be a link to a published file
         shutil.copy2(src, target)       # with its time: the record can trust it from the next publish
         os.chmod(target, 0o644)
+        made[rel] = _stats(target)[0][:3]
+    if stats is not None:
+        stats.update(made)
     os.chmod(fresh, 0o755)
     if published:
         # the old site is the spare now

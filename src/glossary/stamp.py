@@ -90,18 +90,21 @@ class Hashed(dict):
             return None
 
 
-def hashes(root, names, known=None):
-    """Hashed {path: sha256 of its content} for the files under root/name for each name.  A file whose size,
-    modification time and inode are those `known` gives (an earlier Hashed) keeps its hash, unless it was
-    modified less than a second before that hash was taken."""
+def hashes(root, names, known=None, given=None):
+    """Hashed {path: sha256 of its content} for the files under root/name for each name (`given`: {path:
+    [size, modification time (ns), inode]} of those files, as glossary.publish found them, not walked
+    again).  A file whose size, modification time and inode are those `known` gives (an earlier Hashed)
+    keeps its hash, unless it was modified less than a second before that hash was taken."""
     found, stats, taken, read = {}, {}, time.time_ns(), 0
-    for rel, st in files(root, names):
-        path = os.path.join(root, rel)
+    listed = sorted(given.items()) if given is not None else [
         # the inode too: a file replaced by another (rsync -t, a rename over it) may keep its time; not the
         # change time, which publishing's links move on every file of site/
-        stats[rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
-        if known is not None and rel in known and known.stats.get(rel) == stats[rel] \
-                and st.st_mtime_ns < known.taken - 1_000_000_000:
+        (rel, [st.st_size, st.st_mtime_ns, st.st_ino]) for rel, st in files(root, names)]
+    for rel, stat in listed:
+        path = os.path.join(root, rel)
+        stats[rel] = stat
+        if known is not None and rel in known and known.stats.get(rel) == stat \
+                and stat[1] < known.taken - 1_000_000_000:
             found[rel] = known[rel]
         else:
             with open(path, "rb") as f:
@@ -192,11 +195,13 @@ def is_fresh(root=".", roots=None):
     return True
 
 
-def record(root=".", hashed=None):
+def record(root=".", hashed=None, site_stats=None):
     """After a successful build and publish.  Pass the sources' hashes taken *before* the build
-    (source_hashes), so that an edit made while it ran is not recorded as built."""
+    (source_hashes), so that an edit made while it ran is not recorded as built; `site_stats`: the
+    published files' (glossary.publish.publish's `stats`; none: site/ is walked)."""
     hashed = source_hashes(root) if hashed is None else hashed
-    site = hashes(root, [SITE], Hashed.recorded((recorded(root) or {}).get("site_files")))
+    given = {f"{SITE}/{rel}": stat for rel, stat in site_stats.items()} if site_stats else None
+    site = hashes(root, [SITE], Hashed.recorded((recorded(root) or {}).get("site_files")), given)
     write(root, {"sources": sources_digest(hashed), "site": digest(site), "source_files": hashed.record(),
                  "site_files": site.record()})
 
