@@ -697,6 +697,11 @@ def test_a_picture_gone_from_its_batch_folder_is_made_again(work, tmp_path):
     (out / stamp.STAMP).unlink()
     built_ok(build(source, out))
     assert made.is_file() and not earlier.exists()
+    # the entry's folder gone from the batch's folder, which is there: made again too
+    shutil.rmtree(made.parent.parent)
+    (out / stamp.STAMP).unlink()
+    built_ok(build(source, out))
+    assert made.is_file()
     published = out / "site/terms/gd/pictures/1.pdf"
     assert not published.is_symlink() and published.read_bytes() == made.read_bytes()
 

@@ -1,7 +1,7 @@
 """The catalog of a build (results/catalog.json): every entry's title, section, summary and related
 entries, in the index's order, and for each entry the others that refer to it.  Pages, the index,
-terms.json, llms.txt and the book read it; it is built from the prose jobs' results, so that a
-summary taken from an entry's first sentence is known everywhere.
+terms.json and llms.txt read it; it is built from the prose jobs' results, so that a summary taken from
+an entry's first sentence is known everywhere.
 
 Each page batch reads, instead of the catalog, its batch's view (results/views/<batch>.json, `views()`):
 the rows its pages show (their own, their "See also", "Referenced by" and previous and next entries) and
@@ -27,7 +27,7 @@ def names_shown(names, slugs):
     shown = {}
     for slug in slugs:
         title, read = names["titles"][slug], names.get("read", {}).get(slug)
-        shown[slug] = {"slug": slug, "title": read["text"] if read else title,
+        shown[slug] = {"slug": slug, "title": read["text"] if read and read["text"] else title,
                        "title_html": read["html"] if read else str(escape(title)),
                        "title_latex": read["latex"] if read else None}
     return shown

@@ -100,7 +100,8 @@ def mend_batch_folders(folder="."):
         linked.add(made)
         if parent not in holds:       # each folder listed once, not each link followed
             holds[parent] = set(os.listdir(parent)) if os.path.isdir(parent) else None
-        if holds[parent] is not None and name not in holds[parent]:
+        # a batch folder that is there without the file (or the entry's folder in it, for a picture)
+        if (name not in holds[parent]) if holds[parent] is not None else os.path.isdir(made):
             broken.add(made)
 
     if terms.is_dir():
@@ -373,12 +374,13 @@ class Plan:
     def names_read(self, targets, folder="."):
         """The entries' names their reader reads as prose, as every page and PDF shows them
         (glossary.render.names_read), each kept in NAMES_MEMO; `targets`: names.json's."""
+        # the models of those names alone: making all 5,000 took half a second of each build's start
+        read = [model.Entry.from_json(e) for e in self.entries.values() if documents.name_reader(e)]
+        if not read:
+            return {}
         from glossary import render  # pandoc's: the no-op build does without it
         context = {"latex_macros": "".join(Path(p).read_text(encoding="utf-8") for p in self.dictionary["macro_files"]),
                    "targets": targets}
-        # the models of those names alone: making all 5,000 took half a second of each build's start
-        read = [model.Entry.from_json(e) for e in self.entries.values()
-                if documents.name_reader(e)]
         return render.names_read(read, context, Path(folder) / NAMES_MEMO)
 
     @cached_property
@@ -648,7 +650,7 @@ class Plan:
     def made_files(self):
         """What the jobs make of the staged site, as Snakemake knows it (the link check's inputs but the
         book; rule all asks for the book and for those missing): site_files, each batch's folders in place
-        of its entries' pages, Markdown and PDFs."""
+        of its entries' pages, Markdown, PDFs, pictures and graphics."""
         linked = {pattern.format(slug=slug) for slug in self.entries for pattern in ENTRY_FILES.values()}
         linked.update(self.picture_files(list(self.entries)))
         return ([f for f in self.site_files() if f not in linked]

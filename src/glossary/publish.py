@@ -153,12 +153,14 @@ def _scan(tree, listing, prune=False):
                     except OSError:             # a link to nothing: missing
                         continue
                     if stat.S_ISDIR(st.st_mode):        # a listed link to a folder: the files in it
-                        seen.add(name)
-                        visit(entry.path, name + "/", True)
+                        if not whole:                   # (in a listed folder, a link to one is not followed)
+                            seen.add(name)
+                            visit(entry.path, name + "/", True)
                     elif stat.S_ISREG(st.st_mode):
                         found[name] = st
 
-    visit(tree, "", False)
+    if os.path.isdir(tree):
+        visit(tree, "", False)
     missing = sorted(listing - set(found) - seen)
     _told_missing(tree, missing)
     if prune:

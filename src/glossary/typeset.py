@@ -68,7 +68,7 @@ def see_also(slugs, names):
     of names.json, `names`), in the list's order; a slug the names lack (an edition without that term)
     is left out."""
     rows = catalog.names_shown(names, [s for s in slugs if s in names["titles"]])
-    return [{"slug": s, "title": rows[s]["title_latex"] or figures.tex(rows[s]["title"])} for s in rows]
+    return [{"slug": s, "title": rows[s]["title_latex"] or figures.tex(rows[s]["title"])} for s in slugs if s in rows]
 
 
 def section(slug, meta, prose, checks, template_dir, see=(), words_=None):

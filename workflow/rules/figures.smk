@@ -77,9 +77,8 @@ rule figure:
         in_process("figure", input, output, params, wildcards, threads, log)
 
 
-# The plan writes the pictures' inputs (results/_pictures/) only when they change, and each of a batch's
-# outputs recorded all their checksums, records read at each build's start: they are not hashed
-# (common.smk).
+# The plan writes the pictures' inputs (results/_pictures/) only when they change, so their checksums
+# would keep no job undone: they are not hashed (common.smk).
 UNHASHED.update(f"pictures_{batch}" for batch in BATCHES)
 
 for batch, slugs in BATCHES.items():
