@@ -1,7 +1,9 @@
 """The build's plan (glossary.plan): what SOURCE= names is decided once, the YAML file is parsed once,
 and the rule files hold rules by stage with their input functions in common.smk, none unused."""
+import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from conftest import REPO
@@ -143,3 +145,39 @@ def test_what_the_catalog_writes_is_read_after_it_ran():
                 readers += 1
     # the page batches and catalog_pages (the search index makes its own; the print edition reads names.json)
     assert readers >= 2
+
+
+def test_the_plan_finds_unchanged_snapshots_by_their_stat_and_rewrites_changed_ones(tmp_path, monkeypatch):
+    """Each build's plan writes every entry's two snapshots (its model, its pictures) only when their text
+    changes.  Its record of what it wrote lets it find an unchanged file by a stat, without reading it; a
+    file changed, removed or replaced behind its back is written again, and so is every file after a record
+    cut short."""
+    from glossary import dictionary
+    built = plan.Plan.from_config({"source": str(FIXTURE / "dictionary.yaml")}, REPO)
+    built.write_snapshots(tmp_path)
+    slugs = sorted(built.entries)
+    snapshots = [dictionary.snapshot_path(s) for s in slugs] + [dictionary.pictures_snapshot_path(s) for s in slugs]
+    made = {name: (tmp_path / name).read_bytes() for name in snapshots}
+    assert (tmp_path / dictionary.WRITTEN).is_file()
+    compared = []
+    real = dictionary.write_if_changed
+    monkeypatch.setattr(dictionary, "write_if_changed", lambda path, text: compared.append(
+        str(Path(path).relative_to(tmp_path))) or real(path, text))
+
+    def again():
+        compared.clear()
+        plan.Plan.from_config({"source": str(FIXTURE / "dictionary.yaml")}, REPO).write_snapshots(tmp_path)
+        assert {name: (tmp_path / name).read_bytes() for name in snapshots} == made
+        return sorted(set(compared) & set(snapshots))
+
+    assert again() == []            # none read: each one's stat is the record's
+    changed, removed, replaced = snapshots[0], snapshots[-1], snapshots[1]
+    (tmp_path / changed).write_bytes(made[changed].replace(b"{", b"{ ", 1))
+    (tmp_path / removed).unlink()
+    st = (tmp_path / replaced).stat()     # the same bytes, touched: its time is not the record's
+    os.utime(tmp_path / replaced, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert again() == sorted([changed, removed, replaced])
+    assert again() == []
+    (tmp_path / dictionary.WRITTEN).write_text('{"results/_entries/')      # a record cut short
+    assert again() == sorted(snapshots)
+    assert again() == []
