@@ -3,6 +3,8 @@
 A benchmark, not a test.  It builds copies of the repository in a temporary
 folder, as a user would (`python -m glossary.build`, what `make site` runs):
 
+  machine  first, always: a fixed loop of Python on one core, the machine's speed that day (runs of
+         other days are compared through it)
   repo   the demos run bare; a clean build; a no-op; a prose-only edit through
          `make site` (Snakemake) and through the preview (save to screen, median
          of 10, Chromium); a comment-only edit of a demo; a real code change; a
@@ -406,6 +408,20 @@ def audit_rows(base):
         ", ".join(f"{slug} {r}" for slug, r in fid["lowest"]))
 
 
+def machine_row():
+    """The machine's speed on one core, by a fixed loop of Python: this project's machines of one kind ran
+    the same build 1.85 times as long on one day as on another (the 5,000-term clean build: 405 and 751 s),
+    and every row below moves with it, so runs of different days are compared through it."""
+    times = []
+    for _ in range(3):
+        began, total = time.perf_counter(), 0
+        for i in range(20_000_000):
+            total += i
+        times.append(time.perf_counter() - began)
+    row("machine", "a fixed Python loop of 20 million additions, one core", min(times), "",
+        "the machine's speed, to compare runs of other days by; " + repeated(times))
+
+
 def main():
     parts = os.environ.get("PARTS", "repo scale dictionary large slurm lsp").split()
     ns = [int(x) for x in os.environ.get("N", "10").split()]
@@ -418,6 +434,7 @@ def main():
     sys.path.insert(0, str(REPO / "src"))
     print(f"bench in {base} ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f})", file=sys.stderr)
     start = time.perf_counter()
+    machine_row()
     try:
         if "repo" in parts:
             repo_part(base, cores)
