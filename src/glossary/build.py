@@ -502,6 +502,14 @@ def main(argv=None):
         return 1
     # a profile given as a folder is named from here: the build may run elsewhere (--out)
     profile = str(Path(args.profile).resolve()) if args.profile and Path(args.profile).is_dir() else args.profile
+    # the no-op, before the YAML file is checked: the stamp holds the bytes the last build checked (where
+    # quick is given, it is the roots below, and the stamp is not compared with them again)
+    quick = None if args.snakemake_args or args.editions else source.roots_unchecked(REPO)
+    if quick and (not args.out or Path(args.out).is_dir()):
+        with working_folder(args.out or "."):
+            if stamp.is_fresh(".", quick):
+                print(f"site up to date: open {shown_site()}/index.html")
+                return 0
     try:
         runs = plan.edition_runs(source, args.editions)
     except ValueError as err:        # EditionError, EntryError: they say what to fix
@@ -514,7 +522,7 @@ def main(argv=None):
     if len(runs) > 1:
         plan.write_editions(runs)
         roots += [(str(Path(r["source"]).parent), ["."]) for r in runs[1:]] + [(".", [editions.PLAN])]
-    if not args.snakemake_args and stamp.is_fresh(".", roots):
+    if not args.snakemake_args and quick is None and stamp.is_fresh(".", roots):
         print(f"site up to date: open {shown_site()}/index.html")     # nothing the build reads has changed
         return 0
     # hashed before the dictionary is read and the build starts: an edit made meanwhile is not "built", and

@@ -211,6 +211,25 @@ class Source:
             roots.append((str(self.main.resolve().parent), ["."]))
         return roots
 
+    def roots_unchecked(self, repo="."):
+        """roots() from the YAML file as it reads, before it is checked against its schema (importing
+        jsonschema was a fifth of a no-op build at 5,000 terms), for the no-op's comparison with the stamp
+        alone: a stamp that matches holds the YAML file's bytes as the last build, which checked them,
+        read them.  None where the file names editions (their folders are the plan's) or cannot be read
+        so: the build then goes the long way, which tells what is wrong."""
+        if not (self.path and self.is_yaml):
+            return self.roots(repo)
+        from glossary import texdict  # see config
+        try:
+            config = texdict.read_config(self.path, check=False)
+            if config.get("editions"):
+                return None
+            main = Path(config["main"]).resolve()
+        except Exception:       # whatever a file its schema would refuse makes of it: the long way tells
+            return None
+        source = self.path.resolve()
+        return [assets.own_files(repo), (str(source.parent), [source.name]), (str(main.parent), ["."])]
+
     def site_facts(self):
         """What every page says of the dictionary (glossary.dictionary.site_facts: Plan.site without the
         header's notation and abbreviations links), from the main and YAML files alone, without
