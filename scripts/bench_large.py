@@ -83,6 +83,6 @@ def build_rows(row, config, out, terms, cores, real_clean_s):
         f"row: {', '.join(f'{t:.1f}' for t in edits)} s; target at most 10 s")
     reading = subprocess.run([sys.executable, str(REPO / "scripts/bench_reading.py"), str(out / "site")], cwd=REPO,
                              env=env, capture_output=True, text=True)
-    transfer = re.search(r"before the first results \(gzip\): ([\d.]+ KB)", reading.stdout)
+    transfer = re.search(r"before the first results of '[^']*' \(gzip\): ([\d.]+ KB)", reading.stdout)
     row(PART, "search: transfer before the first results (gzip)", transfer.group(1) if transfer else "n/a", "",
         "target at most 300 KB; " + " | ".join(line.strip() for line in reading.stdout.splitlines()[1:]))
