@@ -411,7 +411,7 @@ def audit_rows(base):
 def machine_row():
     """The machine's speed on one core, by a fixed loop of Python: this project's machines of one kind ran
     the same build 1.85 times as long on one day as on another (the 5,000-term clean build: 405 and 751 s),
-    and every row below moves with it, so runs of different days are compared through it."""
+    so a run tells whether its day's one core was slow too (on the slow day it was not: 1.2 s)."""
     times = []
     for _ in range(3):
         began, total = time.perf_counter(), 0
@@ -419,7 +419,7 @@ def machine_row():
             total += i
         times.append(time.perf_counter() - began)
     row("machine", "a fixed Python loop of 20 million additions, one core", min(times), "",
-        "the machine's speed, to compare runs of other days by; " + repeated(times))
+        "one core's speed, to compare runs of other days by; " + repeated(times))
 
 
 def main():
