@@ -429,6 +429,8 @@ class Written:
                 self.kept = json.loads(held.read())
         except (OSError, ValueError):       # none yet, or cut short: every file is compared again
             self.kept = {}
+        if not isinstance(self.kept, dict):
+            self.kept = {}
         self.record = {}
 
     def write(self, name, text):
@@ -445,8 +447,21 @@ class Written:
             if st is not None and kept[1:] == [st.st_size, st.st_mtime_ns, st.st_ino]:
                 self.record[name] = kept
                 return digest
-        write_if_changed(Path(path), text)
-        st = os.stat(path)
+        # the stat recorded is taken before the bytes are compared, or of the file written before it is
+        # moved into place: a file another process puts there meanwhile has another inode, and is read again
+        try:
+            st = os.stat(path)
+            with open(path, "rb") as held:
+                same = held.read(len(data) + 1) == data
+        except OSError:         # none yet (or a folder in its place: the write below says so)
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as out:
+                out.write(data)
+            st = os.stat(tmp)
+            os.replace(tmp, path)
         self.record[name] = [digest, st.st_size, st.st_mtime_ns, st.st_ino]
         return digest
 
