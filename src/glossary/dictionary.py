@@ -447,21 +447,7 @@ class Written:
             if st is not None and kept[1:] == [st.st_size, st.st_mtime_ns, st.st_ino]:
                 self.record[name] = kept
                 return digest
-        # the stat recorded is taken before the bytes are compared, or of the file written before it is
-        # moved into place: a file another process puts there meanwhile has another inode, and is read again
-        try:
-            st = os.stat(path)
-            with open(path, "rb") as held:
-                same = held.read(len(data) + 1) == data
-        except OSError:         # none yet (or a folder in its place: the write below says so)
-            same = False
-        if not same:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as out:
-                out.write(data)
-            st = os.stat(tmp)
-            os.replace(tmp, path)
+        st = _put(path, data)
         self.record[name] = [digest, st.st_size, st.st_mtime_ns, st.st_ino]
         return digest
 
@@ -478,18 +464,28 @@ class Written:
 def write_if_changed(path, text):
     """Write `text` to `path` unless the file holds it already (its mtime then stays).  Compared as bytes:
     the plan compares 10,000 snapshots at 5,000 terms at each build's start."""
-    data = text.encode("utf-8")
+    _put(str(path), text.encode("utf-8"))
+    return path
+
+
+def _put(path, data):
+    """Write the bytes `data` to `path` (a string) unless the file holds them; returns the stat of the file
+    compared, taken before its bytes were read, or of the file written, taken before it was moved into
+    place: a file another process puts there meanwhile has another inode (Written reads it again)."""
     try:
+        st = os.stat(path)
         with open(path, "rb") as held:
             if held.read(len(data) + 1) == data:
-                return path
+                return st
     except OSError:         # none yet (or a folder in its place: the write below says so)
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-    return path
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as out:
+        out.write(data)
+    st = os.stat(tmp)
+    os.replace(tmp, path)
+    return st
 
 
 def content_key(*parts):
